@@ -1,0 +1,8 @@
+import type { RandomBytes } from '../modules/keys/keys.tokens.ts';
+
+/**
+ * Public ids such as `scr_0192f0c1a2b3c4d5e6f7a8b9c0d1`: 12 hex digits of milliseconds, then 64
+ * random bits, so ids sort by creation time and serve directly as pagination cursors.
+ */
+export const newId = (prefix: string, now: Date, random: RandomBytes): string =>
+  `${prefix}_${now.getTime().toString(16).padStart(12, '0')}${random(8).toString('hex')}`;

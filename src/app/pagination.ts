@@ -1,0 +1,20 @@
+import { AppError } from './errors.ts';
+
+/** Cursors are opaque to clients: base64url of the last item's sort key. */
+export const encodeCursor = (value: string | number): string => Buffer.from(String(value)).toString('base64url');
+
+export function decodeCursor(cursor: string | undefined, pattern: RegExp): string | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  const value = Buffer.from(cursor, 'base64url').toString();
+  if (!pattern.test(value)) {
+    throw new AppError({ code: 'request.invalid_cursor', status: 400, message: 'The cursor is not one this API returned.' });
+  }
+  return value;
+}
+
+/** Repositories fetch limit + 1 rows; the extra row only says whether another page exists. */
+export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => string | number) {
+  const data = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(cursorOf(data[data.length - 1]!)) : null };
+}

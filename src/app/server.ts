@@ -1,0 +1,101 @@
+import type { Socket } from 'node:net';
+import swagger from '@fastify/swagger';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { creditsRoutes } from '../modules/credits/credits.routes.ts';
+import { authenticateRequest } from '../modules/keys/keys.auth.ts';
+import { keysErrors } from '../modules/keys/keys.errors.ts';
+import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
+import type { Services } from './container.ts';
+import { AppError } from './errors.ts';
+import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from './error-mapper.ts';
+import { problemSchema } from './schemas.ts';
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** Raw-socket reply for requests Node's parser refuses (a control character or line break in a header). */
+function rawProblem(error: AppError): string {
+  const body = JSON.stringify(problemBody(error));
+  const headers = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${error.status} ${problemBody(error).title}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
+  if (!socket.writable) return socket.destroy();
+  const code = error.code ?? '';
+  const malformedHeader = /HEADER|LF_EXPECTED|CR_EXPECTED|INVALID_CONSTANT|CHUNK/.test(code) && code !== 'HPE_HEADER_OVERFLOW';
+  const reply = malformedHeader
+    ? keysErrors.malformed('a header contains a line break or a control character')
+    : new AppError({ code: 'request.malformed', status: code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, message: 'The HTTP request is malformed.' });
+  socket.end(rawProblem(reply));
+}
+
+export async function buildServer(services: Services, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: services.config.logLevel },
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT,
+    clientErrorHandler: onClientError,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setErrorHandler(sendProblem);
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(new AppError({ code: 'not_found', status: 404, message: `No route ${request.method} ${request.url.split('?')[0]}.` }), request, reply),
+  );
+  app.decorateRequest('caller', null);
+  app.addSchema(problemSchema);
+
+  // One line per request. The route pattern, never the URL: a query string may hold a key.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+        key_prefix: request.caller?.keyPrefix,
+      },
+      'request',
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'subpilot API',
+        version: '1.0.0',
+        description: 'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → request (400/413/415/422) → credits (402).',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'ak_live_<64 hex>' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticateRequest(services.keys));
+      // A POST without a body never reaches the JSON parser; treat it like a wrong content type.
+      api.addHook('preValidation', async (request) => {
+        if (request.method === 'POST' && request.body === undefined) {
+          throw new AppError({
+            code: 'request.unsupported_media_type',
+            status: 415,
+            message: 'Send a JSON body with the header "Content-Type: application/json".',
+          });
+        }
+      });
+      await api.register(creditsRoutes, { credits: services.credits });
+      await api.register(scrapeRoutes, { scrape: services.scrape });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}
+

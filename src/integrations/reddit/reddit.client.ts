@@ -1,0 +1,222 @@
+/**
+ * The Reddit API client behind `POST /api/v1/scrape`: searches a set of subreddits for keywords with
+ * app-only OAuth, pages through results, and reports subreddits it could not search instead of failing.
+ * It neither filters nor sorts posts (the caller does) and never logs.
+ */
+import { createRedditHttp, type RedditHttp } from './reddit.http.ts';
+import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
+import {
+  MAX_PAGE_SIZE,
+  MAX_SUBREDDITS_PER_REQUEST,
+  aboutPath,
+  buildQueries,
+  chunk,
+  searchPath,
+} from './reddit.query.ts';
+
+export { RedditUnavailableError } from './reddit.http.ts';
+
+export interface RedditPost {
+  /** "t3_abc123" (the listing's `name`). */
+  id: string;
+  /** Name without "r/", as Reddit spells it. */
+  subreddit: string;
+  title: string;
+  /** selftext ('' for link posts). */
+  body: string;
+  author: string;
+  url: string;
+  /** Absolute: "https://www.reddit.com" + data.permalink. */
+  permalink: string;
+  /** ISO 8601 from created_utc. */
+  created_at: string;
+  score: number;
+  num_comments: number;
+  /** over_18 */
+  nsfw: boolean;
+}
+
+export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined';
+
+export interface SearchInput {
+  /** Names WITHOUT "r/", already de-duplicated. */
+  subreddits: string[];
+  /** Already trimmed and de-duplicated. */
+  keywords: string[];
+  sort: 'new' | 'relevance' | 'top';
+  time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
+  /** Max posts wanted overall (1..500). */
+  limit: number;
+  includeNsfw: boolean;
+}
+
+export interface SearchOutput {
+  posts: RedditPost[];
+  unavailable: { subreddit: string; reason: UnavailableReason }[];
+}
+
+export interface RedditClient {
+  search(input: SearchInput): Promise<SearchOutput>;
+}
+
+export interface RedditClientOptions {
+  clientId: string;
+  clientSecret: string;
+  userAgent: string;
+  /** e.g. https://oauth.reddit.com (no trailing slash) */
+  apiUrl: string;
+  /** e.g. https://www.reddit.com */
+  authUrl: string;
+  /** Per HTTP call, default 10000. */
+  timeoutMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
+  /** Injectable so tests don't wait. */
+  sleep?: (ms: number) => Promise<void>;
+  /** ms clock, injectable. */
+  now?: () => number;
+}
+
+/** Safety stop for one keyword batch's pagination (Reddit serves at most ~1000 results anyway). */
+const MAX_PAGES_PER_BATCH = 20;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function createRedditClient(options: RedditClientOptions): RedditClient {
+  const http = createRedditHttp({
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    userAgent: options.userAgent,
+    apiUrl: trimSlash(options.apiUrl),
+    authUrl: trimSlash(options.authUrl),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxRetries: options.maxRetries ?? 3,
+    sleep: options.sleep ?? defaultSleep,
+    now: options.now ?? Date.now,
+  });
+  return { search: (input) => new Search(http, input).run() };
+}
+
+type PageOutcome = { ok: true } | { ok: false; status: number; body: unknown };
+
+/** State of one `search` call. */
+class Search {
+  private readonly found = new Map<string, RedditPost>();
+  private readonly unavailable: SearchOutput['unavailable'] = [];
+  /** About-page verdicts already fetched in this search (null = looks available). */
+  private readonly verdicts = new Map<string, ReturnType<typeof reasonFromAbout>>();
+  private readonly limit: number;
+
+  constructor(
+    private readonly http: RedditHttp,
+    private readonly input: SearchInput,
+  ) {
+    this.limit = Math.max(0, Math.floor(input.limit));
+  }
+
+  async run(): Promise<SearchOutput> {
+    const queries = buildQueries(this.input.keywords);
+    if (queries.length > 0 && this.limit > 0) {
+      for (const subreddits of chunk(this.input.subreddits, MAX_SUBREDDITS_PER_REQUEST)) {
+        let live = subreddits;
+        for (const q of queries) {
+          if (this.full() || live.length === 0) break;
+          live = await this.searchBatch(live, q);
+        }
+      }
+    }
+    return { posts: [...this.found.values()], unavailable: this.unavailable };
+  }
+
+  private full(): boolean {
+    return this.found.size >= this.limit;
+  }
+
+  /**
+   * Runs one keyword batch against some subreddits. When the combined search is refused, probes each
+   * subreddit, reports the unavailable ones and re-runs on the rest. Returns the subreddits that remain.
+   */
+  private async searchBatch(subreddits: string[], q: string): Promise<string[]> {
+    let live = subreddits;
+    while (live.length > 0) {
+      const outcome = await this.paginate(live, q);
+      if (outcome.ok) return live;
+      const bad = new Set<string>();
+      for (const name of live) {
+        const reason = await this.probe(name);
+        if (reason) {
+          bad.add(name);
+          this.unavailable.push({ subreddit: name, reason });
+        }
+      }
+      if (bad.size > 0) {
+        live = live.filter((name) => !bad.has(name));
+        continue;
+      }
+      if (live.length === 1) {
+        // The about page looks fine but the search is refused: trust the search answer.
+        this.unavailable.push({ subreddit: live[0]!, reason: reasonFromSearch(outcome.status, outcome.body) });
+        return [];
+      }
+      // Probes were inconclusive: search the subreddits one by one to isolate the culprit.
+      const survivors: string[] = [];
+      for (const name of live) {
+        if (this.full()) survivors.push(name);
+        else survivors.push(...(await this.searchBatch([name], q)));
+      }
+      return survivors;
+    }
+    return live;
+  }
+
+  /** Follows `after` until the batch is exhausted, yields nothing new, or the limit is reached. */
+  private async paginate(subreddits: string[], q: string): Promise<PageOutcome> {
+    let after: string | null = null;
+    for (let page = 0; page < MAX_PAGES_PER_BATCH && !this.full(); page++) {
+      const path = searchPath({
+        subreddits,
+        q,
+        sort: this.input.sort,
+        time: this.input.time,
+        pageSize: Math.min(MAX_PAGE_SIZE, this.limit - this.found.size),
+        includeNsfw: this.input.includeNsfw,
+        after,
+      });
+      const response = await this.http.get(path);
+      if (isUnavailableStatus(response.status)) return { ok: false, status: response.status, body: response.body };
+      if (response.status !== 200) {
+        throw new RedditUnavailableErrorFor(response.status);
+      }
+      const listing = parseListing(response.body);
+      let added = 0;
+      for (const post of listing.posts) {
+        if (this.full()) break;
+        if (this.found.has(post.id)) continue;
+        this.found.set(post.id, post);
+        added++;
+      }
+      if (!listing.after || added === 0) break;
+      after = listing.after;
+    }
+    return { ok: true };
+  }
+
+  private async probe(name: string): Promise<ReturnType<typeof reasonFromAbout>> {
+    const key = name.toLowerCase();
+    if (!this.verdicts.has(key)) {
+      const response = await this.http.get(aboutPath(name));
+      this.verdicts.set(key, reasonFromAbout(response.status, response.body));
+    }
+    return this.verdicts.get(key) ?? null;
+  }
+}
+
+import { RedditUnavailableError } from './reddit.http.ts';
+
+/** An answer the client has no use for (e.g. 400): reported like an outage, with the status. */
+class RedditUnavailableErrorFor extends RedditUnavailableError {
+  constructor(status: number) {
+    super(`Reddit answered a search with unexpected HTTP ${status}`, undefined, status);
+  }
+}

@@ -1,0 +1,12 @@
+import { AppError } from '../../app/errors.ts';
+
+export const accountsErrors = {
+  notFound: (email: string) =>
+    new AppError({ code: 'accounts.not_found', status: 404, message: `No account with email ${email}.` }),
+  emailTaken: (email: string) =>
+    new AppError({ code: 'accounts.email_taken', status: 409, message: `An account with email ${email} already exists.` }),
+  invalidEmail: () =>
+    new AppError({ code: 'accounts.invalid_email', status: 422, message: 'An email address looks like name@example.com.' }),
+  weakPassword: () =>
+    new AppError({ code: 'accounts.weak_password', status: 422, message: 'A password has at least 10 characters.' }),
+};

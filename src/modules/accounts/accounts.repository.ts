@@ -1,0 +1,15 @@
+import type { Database } from '../../app/database.ts';
+
+export const createAccountsRepository = (db: Database) => ({
+  async insert(row: { id: string; email: string; password_hash: string | null; created_at: string }) {
+    await db.insertInto('accounts').values({ ...row, balance: 0 }).execute();
+  },
+
+  findByEmail: (email: string) =>
+    db.selectFrom('accounts').select(['id', 'email', 'balance', 'created_at']).where('email', '=', email).executeTakeFirst(),
+
+  findById: (id: string) =>
+    db.selectFrom('accounts').select(['id', 'email', 'balance', 'created_at']).where('id', '=', id).executeTakeFirst(),
+});
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

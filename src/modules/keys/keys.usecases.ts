@@ -1,0 +1,71 @@
+import type { RandomBytes } from './keys.tokens.ts';
+import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
+import { keysErrors } from './keys.errors.ts';
+import type { KeyRow, KeysRepository } from './keys.repository.ts';
+import { newId } from '../../app/ids.ts';
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  keyPrefix: string;
+}
+
+/** Names of query parameters that people use to pass keys; any of them refuses the call. */
+const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
+/** last_used_at is written at most once a minute per key, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Date; random: RandomBytes }) {
+  const { keys, clock, random } = deps;
+
+  return {
+    async createKey(accountId: string, rawName: string): Promise<{ key: KeyRow; token: string }> {
+      const name = rawName.trim();
+      if (name.length < 1 || name.length > 64) throw keysErrors.invalidName();
+      if (await keys.findActiveNamed(accountId, name)) throw keysErrors.nameTaken(name);
+      const token = generateToken(random);
+      const now = clock();
+      const key: KeyRow = {
+        id: newId('key', now, random),
+        account_id: accountId,
+        name,
+        prefix: displayPrefixOf(token),
+        created_at: now.toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+      };
+      try {
+        await keys.insert({ ...key, fingerprint: fingerprintOf(token) });
+      } catch (error) {
+        if (await keys.findActiveNamed(accountId, name)) throw keysErrors.nameTaken(name);
+        throw error;
+      }
+      return { key, token };
+    },
+
+    listKeys: (accountId: string) => keys.listByAccount(accountId),
+
+    async revokeKey(accountId: string, where: { name?: string; prefix?: string; id?: string }): Promise<KeyRow[]> {
+      const revoked = await keys.revoke(accountId, where, clock().toISOString());
+      if (revoked.length === 0) throw keysErrors.notFound();
+      return revoked;
+    },
+
+    /** Checks the key of one API call. Throws the 401 errors of spec section 7. */
+    async authenticate(headerValues: readonly string[] | undefined, queryKeys: readonly string[]): Promise<Caller> {
+      if (queryKeys.some((name) => KEY_QUERY_PARAMETERS.includes(name.toLowerCase()))) throw keysErrors.keyInUrl();
+      const parsed = parseAuthorization(headerValues);
+      if (parsed.kind === 'missing') throw keysErrors.missing();
+      if (parsed.kind === 'malformed') throw keysErrors.malformed(parsed.reason);
+      const key = await keys.findActiveByFingerprint(fingerprintOf(parsed.token));
+      if (!key) throw keysErrors.invalid();
+      const now = clock();
+      if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) >= TOUCH_INTERVAL_MS) {
+        await keys.touch(key.id, now.toISOString());
+      }
+      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix };
+    },
+  };
+}
+
+export type KeysUsecases = ReturnType<typeof createKeysUsecases>;

@@ -1,0 +1,74 @@
+import type { RedditPost } from '../../integrations/reddit/reddit.client.ts';
+import type { ScrapeBody } from './scrape.schemas.ts';
+import { validationError } from '../../app/errors.ts';
+
+export interface ScrapeRequest {
+  subreddits: string[];
+  keywords: string[];
+  sort: 'new' | 'relevance' | 'top';
+  time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
+  limit: number;
+  include_nsfw: boolean;
+}
+
+export interface ScrapeResult {
+  id: string;
+  subreddit: string;
+  title: string;
+  body: string;
+  author: string;
+  url: string;
+  permalink: string;
+  created_at: string;
+  score: number;
+  num_comments: number;
+  nsfw: boolean;
+  matched_keywords: string[];
+}
+
+/** Keeps the first spelling of each case-insensitive duplicate, in request order. */
+function foldDuplicates(values: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const value of values) if (!seen.has(value.toLowerCase())) seen.set(value.toLowerCase(), value);
+  return [...seen.values()];
+}
+
+/** Applies defaults, trims and folds the body; a keyword that is blank or too long after trimming is a 422. */
+export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
+  const problems = body.keywords.flatMap((keyword, index) => {
+    const length = keyword.trim().length;
+    if (length >= 1 && length <= 100) return [];
+    return [{ path: `/keywords/${index}`, message: 'must be 1 to 100 characters after trimming spaces' }];
+  });
+  if (problems.length > 0) {
+    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+  }
+  return {
+    subreddits: foldDuplicates(body.subreddits).map((s) => `r/${s.slice(2)}`),
+    keywords: foldDuplicates(body.keywords.map((k) => k.trim())),
+    sort: body.sort ?? 'new',
+    time: (body.time ?? 'week') as ScrapeRequest['time'],
+    limit: body.limit ?? 100,
+    include_nsfw: body.include_nsfw ?? false,
+  };
+}
+
+/**
+ * Reddit's search is fuzzy (stemming, other subreddits via crossposts), so the results are
+ * re-checked here: only posts of the requested subreddits that contain at least one keyword.
+ */
+export function selectResults(posts: RedditPost[], request: ScrapeRequest): ScrapeResult[] {
+  const wanted = new Map(request.subreddits.map((s) => [s.slice(2).toLowerCase(), s]));
+  const byId = new Map<string, ScrapeResult>();
+  for (const post of posts) {
+    const subreddit = wanted.get(post.subreddit.toLowerCase());
+    if (!subreddit || byId.has(post.id) || (post.nsfw && !request.include_nsfw)) continue;
+    const text = `${post.title}\n${post.body}`.toLowerCase();
+    const matched = request.keywords.filter((keyword) => text.includes(keyword.toLowerCase()));
+    if (matched.length === 0) continue;
+    byId.set(post.id, { ...post, subreddit: `r/${post.subreddit}`, matched_keywords: matched });
+  }
+  return [...byId.values()]
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
+    .slice(0, request.limit);
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/app/config.ts';
+import { createServices, type Overrides, type Services } from '../../src/app/container.ts';
+import { buildServer } from '../../src/app/server.ts';
+import { createRedditClient } from '../../src/integrations/reddit/reddit.client.ts';
+import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';
+import { startFakeReddit, type FakeReddit } from './fake-reddit.ts';
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  server: FastifyInstance;
+  reddit: FakeReddit;
+  database: TestDatabase;
+  /** An account with `balance` credits and one active key; returns its token. */
+  accountWithKey(balance: number, email?: string): Promise<{ accountId: string; token: string; email: string }>;
+  api(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The real server on an ephemeral port, a fresh database, and a fake Reddit on 127.0.0.1. */
+export async function startTestApp(
+  engine: Engine,
+  options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase(engine);
+  const reddit = await startFakeReddit();
+  const configured = options.redditConfigured ?? true;
+  const config = loadConfig({
+    ...database.env,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    REDDIT_API_URL: reddit.url,
+    REDDIT_AUTH_URL: reddit.url,
+    ...(configured ? { REDDIT_CLIENT_ID: reddit.clientId, REDDIT_CLIENT_SECRET: reddit.clientSecret } : {}),
+    ...options.env,
+  });
+  // The real client against the fake server; only its back-off sleeps are shortened.
+  const redditClient = config.reddit && createRedditClient({ ...config.reddit, sleep: () => Promise.resolve(), timeoutMs: 2000 });
+  const services = await createServices(config, { db: database.db, reddit: redditClient, ...options.overrides });
+  const server = await buildServer(services, { logger: false });
+  const address = await server.listen({ port: 0, host: '127.0.0.1' });
+
+  return {
+    url: address,
+    services,
+    server,
+    reddit,
+    database,
+    async accountWithKey(balance, email = `user${++counter}-${Date.now()}@example.com`) {
+      const account = await services.accounts.createAccount(email);
+      if (balance > 0) await services.credits.grant(account.id, balance, 'test');
+      const { token } = await services.keys.createKey(account.id, `key-${++counter}`);
+      return { accountId: account.id, token, email };
+    },
+    api(method, path, { token, body, headers = {} } = {}) {
+      const allHeaders: Record<string, string> = { ...headers };
+      if (token) allHeaders.authorization = `Bearer ${token}`;
+      if (body !== undefined) allHeaders['content-type'] ??= 'application/json';
+      return fetch(`${address}${path}`, {
+        method,
+        headers: allHeaders,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    async close() {
+      await server.close();
+      await reddit.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { DatabaseTarget } from '../../src/app/config.ts';
+import { createDatabase, type Database } from '../../src/app/database.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (see test/support/global-setup.ts). */
+export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  db: Database;
+  /** Environment that points a child `subpilot` process at the same database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: a temporary SQLite file, or a new schema in the test PostgreSQL. */
+export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'subpilot-test-'));
+    const target: DatabaseTarget = { dialect: 'sqlite', path: join(dir, 'test.sqlite') };
+    const db = createDatabase(target);
+    return {
+      target,
+      db,
+      env: { DATABASE_URL: `sqlite:${target.path}` },
+      async drop() {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const withSchema = new URL(url);
+  withSchema.searchParams.set('options', `-c search_path=${schema}`);
+  const target: DatabaseTarget = { dialect: 'postgres', url: withSchema.toString() };
+  const db = createDatabase(target);
+  return {
+    target,
+    db,
+    env: { DATABASE_URL: target.url },
+    async drop() {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}

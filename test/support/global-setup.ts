@@ -1,0 +1,9 @@
+/** Says plainly, once per run, which suites did not run. */
+export default function setup() {
+  if (!process.env.TEST_DATABASE_URL) {
+    process.stdout.write(
+      '\nTEST_DATABASE_URL is not set: the PostgreSQL variants of the suites are SKIPPED; only SQLite runs.\n' +
+        'Set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run them (.ci/run does).\n\n',
+    );
+  }
+}
