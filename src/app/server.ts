@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { authenticateRequest } from '../modules/keys/keys.auth.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
@@ -33,7 +33,7 @@ function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
 export async function buildServer(services: Services, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: services.config.logLevel },
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     clientErrorHandler: onClientError,
     return503OnClosing: true,

@@ -3,7 +3,7 @@
  * app-only OAuth, pages through results, and reports subreddits it could not search instead of failing.
  * It neither filters nor sorts posts (the caller does) and never logs.
  */
-import { createRedditHttp, type RedditHttp } from './reddit.http.ts';
+import { RedditUnavailableError, createRedditHttp, type RedditHttp } from './reddit.http.ts';
 import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import {
   MAX_PAGE_SIZE,
@@ -186,7 +186,8 @@ class Search {
       const response = await this.http.get(path);
       if (isUnavailableStatus(response.status)) return { ok: false, status: response.status, body: response.body };
       if (response.status !== 200) {
-        throw new RedditUnavailableErrorFor(response.status);
+        const status = response.status;
+        throw new RedditUnavailableError(`Reddit answered a search with unexpected HTTP ${status}`, undefined, status);
       }
       const listing = parseListing(response.body);
       let added = 0;
@@ -209,14 +210,5 @@ class Search {
       this.verdicts.set(key, reasonFromAbout(response.status, response.body));
     }
     return this.verdicts.get(key) ?? null;
-  }
-}
-
-import { RedditUnavailableError } from './reddit.http.ts';
-
-/** An answer the client has no use for (e.g. 400): reported like an outage, with the status. */
-class RedditUnavailableErrorFor extends RedditUnavailableError {
-  constructor(status: number) {
-    super(`Reddit answered a search with unexpected HTTP ${status}`, undefined, status);
   }
 }

@@ -1,0 +1,304 @@
+/**
+ * A fake Reddit on 127.0.0.1 (ephemeral port) speaking Reddit's wire format, for the Reddit client's
+ * tests and the service's integration tests. Use `url` as both the API and the auth base URL.
+ *
+ * Endpoints
+ * - `POST /api/v1/access_token`: HTTP Basic `clientId:clientSecret` and form body
+ *   `grant_type=client_credentials` → `{ access_token, token_type: "bearer", expires_in: 86400, scope: "*" }`.
+ *   Wrong credentials → 401 `{"message":"Unauthorized","error":401}`; other grant → 400
+ *   `{"error":"unsupported_grant_type"}`.
+ * - `GET /r/{a+b+...}/search`: needs `Authorization: bearer <issued token>` (else 401). Every subreddit
+ *   in the path must be available: the first one that is not answers for the whole request (missing →
+ *   302 to /subreddits/search.json?q=name, private → 403 `{"reason":"private"}`, quarantined → 403
+ *   `{"reason":"quarantined"}`, banned → 404 `{"reason":"banned"}`). Matches posts whose title or
+ *   selftext contains any " OR "-separated term (case-insensitive; a quoted term is a phrase, an unquoted
+ *   multi-word term needs all its words); with `restrict_sr=1` only posts of the path's subreddits,
+ *   otherwise posts of every subreddit (as Reddit does). NSFW posts only with `include_over_18=on`.
+ *   sort=new → created_utc desc; top and relevance → score desc, then created_utc desc. `t` is recorded
+ *   but NOT applied (tests use fixed timestamps). Pages with `limit` (default 25, max 100) and `after`.
+ * - `GET /r/{name}/about`: a t5 thing for public subreddits, otherwise the same error answers as search.
+ * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
+ *   answers clients that do not identify themselves.
+ * Every API answer (not the token endpoint) carries X-Ratelimit-Remaining/-Used/-Reset.
+ * `requests` logs every call received, token calls included; `tokenRequests` counts the token calls.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakePost {
+  /** Without "t3_". */
+  id: string;
+  subreddit: string;
+  title: string;
+  selftext?: string;
+  author?: string;
+  created_utc: number;
+  score?: number;
+  num_comments?: number;
+  over_18?: boolean;
+  /** Link target; defaults to the post's own permalink (a self post). */
+  url?: string;
+}
+
+export type FakeSubredditState = 'public' | 'private' | 'banned' | 'quarantined';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | undefined>;
+}
+
+export interface FakeReddit {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  posts: FakePost[];
+  /** Lower-case name → state. Names absent here but used by a post are public; all others are missing. */
+  subreddits: Map<string, FakeSubredditState>;
+  /** The next `count` (default 1) API calls (not token calls) answer `status` with these headers. */
+  failNext(status: number, count?: number, headers?: Record<string, string>): void;
+  /** Every API call answers `status`; null turns it off. */
+  failAlways(status: number | null): void;
+  /** The next `count` (default 1) token calls answer `status`. */
+  failTokenNext(status: number, count?: number): void;
+  /** Forgets every issued token, so the next API call answers 401. */
+  revokeTokens(): void;
+  /** Artificial delay before answering each API call, in ms. */
+  delayMs: number;
+  /** Rate-limit header values to send; null sends 600 remaining / 600 s reset. */
+  rateLimit: { remaining: number; reset: number } | null;
+  requests: FakeRequest[];
+  tokenRequests: number;
+  close(): Promise<void>;
+}
+
+const CLIENT_ID = 'fake-client-id';
+const CLIENT_SECRET = 'fake-client-secret';
+const BLOCKED_AGENTS = new Set(['', 'node', 'undici']);
+
+type Json = Record<string, unknown>;
+
+export async function startFakeReddit(): Promise<FakeReddit> {
+  const tokens = new Set<string>();
+  const failures: { status: number; headers: Record<string, string> }[] = [];
+  const tokenFailures: number[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let failAlwaysStatus: number | null = null;
+  let issued = 0;
+  let used = 0;
+
+  const fake: FakeReddit = {
+    url: '',
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    posts: [],
+    subreddits: new Map(),
+    failNext(status, count = 1, headers = {}) {
+      for (let i = 0; i < count; i++) failures.push({ status, headers });
+    },
+    failAlways(status) {
+      failAlwaysStatus = status;
+    },
+    failTokenNext(status, count = 1) {
+      for (let i = 0; i < count; i++) tokenFailures.push(status);
+    },
+    revokeTokens() {
+      tokens.clear();
+    },
+    delayMs: 0,
+    rateLimit: null,
+    requests: [],
+    tokenRequests: 0,
+    close: () => close(),
+  };
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  };
+
+  const stateOf = (name: string): FakeSubredditState | 'missing' => {
+    const lower = name.toLowerCase();
+    const state = fake.subreddits.get(lower);
+    if (state) return state;
+    return fake.posts.some((p) => p.subreddit.toLowerCase() === lower) ? 'public' : 'missing';
+  };
+
+  /** The error answer for an unavailable subreddit, or null when it is public. */
+  const refusal = (name: string): [number, unknown, Record<string, string>?] | null => {
+    const state = stateOf(name);
+    if (state === 'missing') {
+      const location = `${fake.url}/subreddits/search.json?q=${encodeURIComponent(name)}`;
+      return [302, undefined, { location }];
+    }
+    if (state === 'private') return [403, { reason: 'private', message: 'Forbidden', error: 403 }];
+    if (state === 'quarantined') {
+      return [403, { reason: 'quarantined', quarantine_message: 'Quarantined.', message: 'Forbidden', error: 403 }];
+    }
+    if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
+    return null;
+  };
+
+  function handleToken(req: IncomingMessage, res: ServerResponse, body: string) {
+    fake.tokenRequests++;
+    const failure = tokenFailures.shift();
+    if (failure !== undefined) return send(res, failure, { message: 'fake failure', error: failure });
+    const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) return send(res, 401, { message: 'Unauthorized', error: 401 });
+    if (new URLSearchParams(body).get('grant_type') !== 'client_credentials') {
+      return send(res, 400, { error: 'unsupported_grant_type' });
+    }
+    const token = `fake-token-${++issued}`;
+    tokens.add(token);
+    send(res, 200, { access_token: token, token_type: 'bearer', expires_in: 86400, scope: '*' });
+  }
+
+  function handleApi(req: IncomingMessage, res: ServerResponse, url: URL) {
+    used++;
+    const limits = fake.rateLimit ?? { remaining: 600, reset: 600 };
+    const rate = {
+      'x-ratelimit-remaining': limits.remaining.toFixed(1),
+      'x-ratelimit-used': String(used),
+      'x-ratelimit-reset': String(limits.reset),
+    };
+    const failure = failures.shift() ?? (failAlwaysStatus === null ? undefined : { status: failAlwaysStatus, headers: {} });
+    if (failure) return send(res, failure.status, { message: 'fake failure', error: failure.status }, { ...rate, ...failure.headers });
+    if (BLOCKED_AGENTS.has((req.headers['user-agent'] ?? '').trim().toLowerCase())) {
+      return send(res, 429, { message: 'Too Many Requests', error: 429 }, rate);
+    }
+    const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+    if (scheme?.toLowerCase() !== 'bearer' || !token || !tokens.has(token)) {
+      return send(res, 401, { message: 'Unauthorized', error: 401 }, { ...rate, 'www-authenticate': 'Bearer realm="reddit"' });
+    }
+    const match = /^\/r\/([^/]+)\/(search|about)(?:\.json)?\/?$/.exec(url.pathname);
+    if (!match) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
+    const names = decodeURIComponent(match[1]!).split('+').filter(Boolean);
+    for (const name of names) {
+      const refused = refusal(name);
+      if (refused) return send(res, refused[0], refused[1], { ...rate, ...refused[2] });
+    }
+    if (match[2] === 'about') return send(res, 200, about(names[0]!), rate);
+    send(res, 200, search(names, url.searchParams), rate);
+  }
+
+  function about(name: string): Json {
+    const post = fake.posts.find((p) => p.subreddit.toLowerCase() === name.toLowerCase());
+    const display = post?.subreddit ?? name;
+    return { kind: 't5', data: { display_name: display, display_name_prefixed: `r/${display}`, subreddit_type: 'public', over18: false, name: `t5_${display.toLowerCase()}` } };
+  }
+
+  function search(names: string[], params: URLSearchParams): Json {
+    const wanted = new Set(names.map((n) => n.toLowerCase()));
+    const restrict = params.get('restrict_sr') === '1' || params.get('restrict_sr') === 'on' || params.get('restrict_sr') === 'true';
+    const nsfw = params.get('include_over_18') === 'on' || params.get('include_over_18') === '1';
+    const terms = parseQuery(params.get('q') ?? '');
+    const sort = params.get('sort') ?? 'relevance';
+    const matches = fake.posts
+      .filter((p) => !restrict || wanted.has(p.subreddit.toLowerCase()))
+      .filter((p) => nsfw || !p.over_18)
+      .filter((p) => terms.some((term) => term(`${p.title}\n${p.selftext ?? ''}`.toLowerCase())))
+      .sort((a, b) =>
+        sort === 'new'
+          ? b.created_utc - a.created_utc
+          : (b.score ?? 0) - (a.score ?? 0) || b.created_utc - a.created_utc,
+      );
+    const limit = Math.min(100, Math.max(1, Number(params.get('limit')) || 25));
+    const after = params.get('after');
+    const start = after ? matches.findIndex((p) => `t3_${p.id}` === after) + 1 : 0;
+    const page = start === 0 && after ? [] : matches.slice(start, start + limit);
+    const more = start + page.length < matches.length && page.length > 0;
+    return {
+      kind: 'Listing',
+      data: {
+        after: more ? `t3_${page[page.length - 1]!.id}` : null,
+        dist: page.length,
+        modhash: '',
+        geo_filter: '',
+        children: page.map((p) => ({ kind: 't3', data: thing(p) })),
+        before: null,
+      },
+    };
+  }
+
+  function thing(p: FakePost): Json {
+    const permalink = `/r/${p.subreddit}/comments/${p.id}/${slug(p.title)}/`;
+    return {
+      name: `t3_${p.id}`,
+      id: p.id,
+      subreddit: p.subreddit,
+      subreddit_name_prefixed: `r/${p.subreddit}`,
+      title: p.title,
+      selftext: p.selftext ?? '',
+      author: p.author ?? 'fake_user',
+      url: p.url ?? `https://www.reddit.com${permalink}`,
+      is_self: p.url === undefined,
+      permalink,
+      created_utc: p.created_utc,
+      score: p.score ?? 1,
+      num_comments: p.num_comments ?? 0,
+      over_18: p.over_18 ?? false,
+    };
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake.invalid');
+      fake.requests.push({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: { ...req.headers } as Record<string, string | undefined>,
+      });
+      if (req.method === 'POST' && url.pathname === '/api/v1/access_token') {
+        return handleToken(req, res, Buffer.concat(chunks).toString('utf8'));
+      }
+      if (req.method !== 'GET') return send(res, 405, { message: 'Method Not Allowed', error: 405 });
+      if (fake.delayMs <= 0) return handleApi(req, res, url);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        handleApi(req, res, url);
+      }, fake.delayMs);
+      timers.add(timer);
+    });
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function close(): Promise<void> {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    return new Promise((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  }
+
+  return fake;
+}
+
+/** " OR "-separated terms → predicates on lower-cased text. */
+function parseQuery(q: string): ((text: string) => boolean)[] {
+  return q
+    .split(/\s+OR\s+/)
+    .map((term) => term.trim())
+    .filter(Boolean)
+    .map((term) => {
+      const phrase = /^"(.*)"$/.exec(term);
+      if (phrase) {
+        const needle = phrase[1]!.toLowerCase();
+        return (text: string) => needle.length > 0 && text.includes(needle);
+      }
+      const words = term.toLowerCase().split(/\s+/);
+      return (text: string) => words.every((word) => text.includes(word));
+    });
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 50) || 'post';
+}
