@@ -12,6 +12,14 @@ export interface RedditConfig {
   authUrl: string;
 }
 
+/** An OpenAI-compatible Chat Completions endpoint; null when LLM_BASE_URL is unset. */
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -19,6 +27,30 @@ export interface Config {
   reddit: RedditConfig | null;
   priceScrape: number;
   logLevel: string;
+  /** Whether the dashboard's sign-up page accepts new accounts. */
+  allowSignup: boolean;
+  /** Where people reach the dashboard; an https URL makes the session cookie Secure. */
+  publicUrl: string | null;
+  sessionTtlHours: number;
+  llm: LlmConfig | null;
+  priceGenerate: number;
+  pricePublish: number;
+  /** Where Reddit sends the person back after they approve the connection; null: connections are off. */
+  redditRedirectUri: string | null;
+  /** 32 bytes for AES-256-GCM over stored Reddit refresh tokens; null: connections are off. */
+  secretKey: Buffer | null;
+  jobs: JobsConfig;
+  webhooks: { allowHttp: boolean; allowPrivate: boolean; retryDelaySeconds: number };
+  rateLimitPerMinute: number;
+  redisUrl: string | null;
+}
+
+export interface JobsConfig {
+  /** How long a sync scrape waits for its job before answering 202. */
+  syncWaitMs: number;
+  /** A job not finished by then is taken over by another worker (after a kill -9, say). */
+  leaseSeconds: number;
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +77,47 @@ function url(env: Env, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
+function redisUrl(raw: string): string {
+  if (!/^rediss?:\/\/[^\s]+$/.test(raw)) throw new ConfigError('REDIS_URL must start with redis:// or rediss:// (the value is not shown)');
+  return raw;
+}
+
+/** 32 bytes as 64 hex digits or base64; the value itself never appears in an error. */
+export function parseSecretKey(raw: string | undefined): Buffer | null {
+  if (!raw) return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : null;
+  if (!key || key.length !== 32) {
+    throw new ConfigError('SECRET_KEY must be 32 bytes written as 64 hex digits or as base64 (the value is not shown); try: openssl rand -hex 32');
+  }
+  return key;
+}
+
+function llmConfig(env: Env): LlmConfig | null {
+  if (!env.LLM_BASE_URL) {
+    if (env.LLM_MODEL || env.LLM_API_KEY) throw new ConfigError('LLM_BASE_URL must be set when LLM_MODEL or LLM_API_KEY is set');
+    return null;
+  }
+  if (!env.LLM_MODEL) throw new ConfigError('LLM_MODEL must be set when LLM_BASE_URL is set');
+  return {
+    baseUrl: url(env, 'LLM_BASE_URL', ''),
+    // Local OpenAI-compatible servers often take no key, but the client insists on one.
+    apiKey: env.LLM_API_KEY || 'unused',
+    model: env.LLM_MODEL,
+    timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 1000, 600_000),
+  };
 }
 
 export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
@@ -86,5 +159,29 @@ export function loadConfig(env: Env = process.env): Config {
       : null,
     priceScrape: integer(env, 'PRICE_SCRAPE', 1, 0, 1_000_000),
     logLevel,
+    allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
+    publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null,
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 366),
+    llm: llmConfig(env),
+    priceGenerate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
+    pricePublish: integer(env, 'PRICE_PUBLISH', 10, 0, 1_000_000),
+    redditRedirectUri: env.REDDIT_REDIRECT_URI
+      ? url(env, 'REDDIT_REDIRECT_URI', '')
+      : env.PUBLIC_URL
+        ? `${url(env, 'PUBLIC_URL', '')}/dashboard/connections/reddit/callback`
+        : null,
+    secretKey: parseSecretKey(env.SECRET_KEY),
+    jobs: {
+      syncWaitMs: integer(env, 'SCRAPE_SYNC_WAIT_MS', 25_000, 0, 600_000),
+      leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 120, 1, 3600),
+      concurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
+    },
+    webhooks: {
+      allowHttp: boolean(env, 'ALLOW_HTTP_WEBHOOKS', false),
+      allowPrivate: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
+      retryDelaySeconds: integer(env, 'WEBHOOK_RETRY_DELAY_SECONDS', 30, 1, 3600),
+    },
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
+    redisUrl: env.REDIS_URL ? redisUrl(env.REDIS_URL) : null,
   };
 }

@@ -10,6 +10,9 @@ export interface AccountsTable {
   email: string;
   password_hash: string | null;
   balance: number;
+  /** Credits reserved by accepted, unfinished jobs; what a user can spend is balance − held. */
+  held: Generated<number>;
+  webhook_secret: string | null;
   created_at: string;
 }
 
@@ -32,6 +35,8 @@ export interface CreditLedgerTable {
   balance_after: number;
   key_id: string | null;
   scrape_id: string | null;
+  generation_id: Generated<string | null>;
+  publication_id: Generated<string | null>;
   reason: string | null;
   created_at: string;
 }
@@ -40,7 +45,7 @@ export interface ScrapesTable {
   id: string;
   account_id: string;
   key_id: string | null;
-  status: 'running' | 'completed' | 'failed';
+  status: 'queued' | 'running' | 'completed' | 'failed';
   request: string;
   results: string | null;
   unavailable: string | null;
@@ -50,13 +55,159 @@ export interface ScrapesTable {
   lease_expires_at: string | null;
   created_at: string;
   completed_at: string | null;
+  attempts: Generated<number>;
+  webhook_url: string | null;
+}
+
+/** A dashboard log-in. The cookie holds the session id; only its SHA-256 is stored. */
+export interface SessionsTable {
+  id_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Failed dashboard log-ins, kept in the database so every instance throttles alike. */
+export interface LoginFailuresTable {
+  id: string;
+  email: string;
+  ip: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  scrape_id: string;
+  url: string;
+  event_type: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface RateLimitWindowsTable {
+  key_id: string;
+  window_start: number;
+  count: number;
+}
+
+export interface JobsTable {
+  id: string;
+  queue: string;
+  data: string;
+  state: 'queued' | 'active' | 'completed' | 'failed';
+  attempts: number;
+  retry_limit: number;
+  retry_delay_seconds: number;
+  expire_seconds: number;
+  run_after: string;
+  last_error: string | null;
+}
+
+export interface GenerationsTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  status: 'running' | 'completed' | 'failed';
+  type: 'reply' | 'post';
+  request: string;
+  post_id: string | null;
+  subreddit: string;
+  title: string | null;
+  body: string | null;
+  model: string | null;
+  usage: string | null;
+  price: number;
+  charged: number;
+  error: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** `unknown`: Reddit did not answer in time, so whether it posted cannot be told. */
+export interface PublicationsTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  status: 'running' | 'published' | 'failed' | 'unknown';
+  kind: 'comment' | 'post';
+  target: string;
+  title: string | null;
+  body: string;
+  generation_id: string | null;
+  content_hash: string;
+  idempotency_key: string | null;
+  request_hash: string;
+  reddit_id: string | null;
+  permalink: string | null;
+  price: number;
+  charged: number;
+  error: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** An account's Reddit identity; the refresh token is sealed with SECRET_KEY (AES-256-GCM). */
+export interface RedditConnectionsTable {
+  account_id: string;
+  username: string;
+  refresh_token_sealed: string;
+  scope: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One pending authorization per row; only the SHA-256 of the state is kept. */
+export interface OauthStatesTable {
+  state_hash: string;
+  account_id: string;
+  session_hash: string;
+  expires_at: string;
 }
 
 export interface Tables {
+  generations: GenerationsTable;
+  publications: PublicationsTable;
+  reddit_connections: RedditConnectionsTable;
+  oauth_states: OauthStatesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  jobs: JobsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   scrapes: ScrapesTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
 }
 
 export type Database = Kysely<Tables>;
@@ -64,6 +215,25 @@ export type Dialect = DatabaseTarget['dialect'];
 
 /** PostgreSQL returns BIGINT and COUNT as strings; credits fit a JS number, so read them as numbers. */
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+/**
+ * Kysely prepares every statement anew; the service runs the same few dozen statements over and over,
+ * so prepared statements are kept by SQL text (the hot path then costs a lookup, not a parse).
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size < 500) statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 export function createDatabase(target: DatabaseTarget): Database {
   if (target.dialect === 'sqlite') {
@@ -73,7 +243,7 @@ export function createDatabase(target: DatabaseTarget): Database {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 10 });
   return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });

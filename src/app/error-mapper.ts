@@ -43,7 +43,7 @@ export const problemBody = (error: AppError): Problem => ({
   ...error.extra,
 });
 
-function toAppError(error: FastifyError): AppError {
+export function toAppError(error: FastifyError): AppError {
   if (isAppError(error)) return error;
   if (error.validation) {
     const errors = error.validation.map((issue) => ({

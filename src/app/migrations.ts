@@ -1,5 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from './database.ts';
+import { generatePublishMigration } from './migrations.generate-publish.ts';
+import { scaleOutMigration } from './migrations.scale-out.ts';
 
 /** Both engines run the same migrations; the only dialect difference is the ledger's identity column. */
 const migrations: Record<string, Migration> = {
@@ -70,10 +72,44 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('scrapes_status').on('scrapes').columns(['status', 'lease_expires_at']).execute();
     },
   },
+  '0002_dashboard': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+
+      await db.schema
+        .createTable('login_failures')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('login_failures_email').on('login_failures').columns(['email', 'created_at']).execute();
+      await db.schema.createIndex('login_failures_ip').on('login_failures').columns(['ip', 'created_at']).execute();
+    },
+  },
+  '0003_generate_publish': generatePublishMigration,
+  '0004_scale_out': scaleOutMigration,
 };
 
 export async function migrate(db: Database): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its bookkeeping tables in every schema; pin them to ours, or a database
+  // shared by several schemas (one per test file, or per tenant) mistakes another's for its own.
+  const schema = isSqlite(db)
+    ? undefined
+    : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import Type from 'typebox';
 
 /** RFC 9457 problem details, with this API's extension members. */
@@ -27,5 +28,8 @@ export const pageQuerySchema = Type.Object(
 /** Error replies every /api/v1/ route can give; listed in the OpenAPI document. */
 export const problemResponses = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [status, { ...Type.Ref('Problem'), description: 'application/problem+json' }]),
+    statuses.map((status) => [
+      status,
+      { description: STATUS_CODES[status], content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
+    ]),
   );

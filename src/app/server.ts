@@ -1,11 +1,15 @@
 import type { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
+import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
 import { authenticateRequest } from '../modules/keys/keys.auth.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
+import { generateRoutes } from '../modules/generate/generate.routes.ts';
+import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import type { Services } from './container.ts';
 import { AppError } from './errors.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from './error-mapper.ts';
@@ -30,9 +34,16 @@ function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
   socket.end(rawProblem(reply));
 }
 
-export async function buildServer(services: Services, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+/** `logger: false` silences the service; `logStream` sends its log lines elsewhere (tests read them). */
+export async function buildServer(
+  services: Services,
+  options: { logger?: boolean; logStream?: Writable } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: services.config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { level: services.config.logLevel, stream: options.logStream, redact: ['req.headers.authorization'] },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     clientErrorHandler: onClientError,
@@ -62,6 +73,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   await app.register(swagger, {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -74,7 +86,14 @@ export async function buildServer(services: Services, options: { logger?: boolea
     },
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // A load balancer must not send traffic to an instance that cannot reach its database.
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await services.ping().catch((cause) => {
+      throw new AppError({ code: 'unavailable', status: 503, message: 'The database is not reachable.', cause });
+    });
+    return { status: 'ok' };
+  });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/keys', 302));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
@@ -92,9 +111,22 @@ export async function buildServer(services: Services, options: { logger?: boolea
       });
       await api.register(creditsRoutes, { credits: services.credits });
       await api.register(scrapeRoutes, { scrape: services.scrape });
+      await api.register(generateRoutes, { generate: services.generate });
+      await api.register(publishRoutes, { publish: services.publish });
     },
     { prefix: '/api/v1' },
   );
+
+  await app.register(dashboardRoutes, {
+    prefix: '/dashboard',
+    sessions: services.sessions,
+    keys: services.keys,
+    credits: services.credits,
+    scrape: services.scrape,
+    connections: services.connections,
+    allowSignup: services.config.allowSignup,
+    publicUrl: services.config.publicUrl,
+  });
 
   return app;
 }

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../app/config.ts';
 import { isAppError } from '../app/errors.ts';
 import { accountsCommand, creditsCommand, keysCommand } from './operator.ts';
-import { serve } from './serve.ts';
+import { serve, worker } from './serve.ts';
 
 const program = new Command('subpilot')
   .description('subpilot: credit-billed Reddit automation service')
@@ -10,8 +10,14 @@ const program = new Command('subpilot')
 
 program
   .command('serve')
-  .description('run the HTTP service (applies migrations first)')
-  .action(() => serve(loadConfig()));
+  .description('run the HTTP service and, unless --no-worker, the background jobs (applies migrations first)')
+  .option('--no-worker', 'serve HTTP only; run `subpilot worker` processes for the jobs')
+  .action((options: { worker: boolean }) => serve(loadConfig(), { worker: options.worker }));
+
+program
+  .command('worker')
+  .description('run the background jobs only (scrapes, webhook deliveries)')
+  .action(() => worker(loadConfig()));
 
 program.addCommand(accountsCommand());
 program.addCommand(creditsCommand());

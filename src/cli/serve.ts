@@ -2,30 +2,34 @@ import type { Config } from '../app/config.ts';
 import { createServices } from '../app/container.ts';
 import { buildServer } from '../app/server.ts';
 
-const RECOVERY_INTERVAL_MS = 60_000;
+/** Closes everything on SIGINT/SIGTERM: running jobs get a few seconds to finish (pg-boss graceful stop). */
+function onSignal(stop: () => Promise<void>) {
+  const handler = () => void stop().finally(() => process.exit(0));
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
 
-/** Runs the HTTP service until SIGINT/SIGTERM; migrations run in createServices. */
-export async function serve(config: Config): Promise<void> {
+/** The HTTP service; with `worker` it also runs the background jobs (scrapes, webhooks). */
+export async function serve(config: Config, options: { worker: boolean }): Promise<void> {
   const services = await createServices(config);
   const app = await buildServer(services);
-  const recover = () =>
-    services.scrape
-      .recoverAbandoned()
-      .then((count) => count > 0 && app.log.warn({ count }, 'refunded abandoned scrapes'))
-      .catch((err) => app.log.error({ err }, 'scrape recovery failed'));
-  await recover();
-  const timer = setInterval(recover, RECOVERY_INTERVAL_MS);
-  timer.unref();
-
+  const stopWorker = options.worker ? await services.startWorker() : () => undefined;
   if (!config.reddit) app.log.warn('REDDIT_CLIENT_ID is not set: POST /api/v1/scrape answers 503 until it is');
   await app.listen({ port: config.port, host: config.host });
-
-  const stop = async () => {
-    clearInterval(timer);
+  onSignal(async () => {
+    stopWorker();
     await app.close();
     await services.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
+}
+
+/** Only the background jobs, no HTTP: run as many as the load needs, next to `serve --no-worker`. */
+export async function worker(config: Config): Promise<void> {
+  const services = await createServices(config);
+  const stopWorker = await services.startWorker();
+  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'worker started' })}\n`);
+  onSignal(async () => {
+    stopWorker();
+    await services.close();
+  });
 }

@@ -23,7 +23,7 @@ let counter = 0;
 /** The real server on an ephemeral port, a fresh database, and a fake Reddit on 127.0.0.1. */
 export async function startTestApp(
   engine: Engine,
-  options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean } = {},
+  options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean; worker?: boolean } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(engine);
   const reddit = await startFakeReddit();
@@ -40,6 +40,7 @@ export async function startTestApp(
   // The real client against the fake server; only its back-off sleeps are shortened.
   const redditClient = config.reddit && createRedditClient({ ...config.reddit, sleep: () => Promise.resolve(), timeoutMs: 2000 });
   const services = await createServices(config, { db: database.db, reddit: redditClient, ...options.overrides });
+  const stopWorker = options.worker === false ? undefined : await services.startWorker();
   const server = await buildServer(services, { logger: false });
   const address = await server.listen({ port: 0, host: '127.0.0.1' });
 
@@ -66,7 +67,9 @@ export async function startTestApp(
       });
     },
     async close() {
+      stopWorker?.();
       await server.close();
+      await services.close();
       await reddit.close();
       await database.drop();
     },

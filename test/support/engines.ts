@@ -30,7 +30,7 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
       db,
       env: { DATABASE_URL: `sqlite:${target.path}` },
       async drop() {
-        await db.destroy();
+        await db.destroy().catch(() => undefined);
         rmSync(dir, { recursive: true, force: true });
       },
     };
@@ -50,10 +50,11 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
     db,
     env: { DATABASE_URL: target.url },
     async drop() {
-      await db.destroy();
+      await db.destroy().catch(() => undefined);
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
       await cleanup.end();
     },
   };

@@ -24,6 +24,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeRedditUser, type FakeRedditUser } from './fake-reddit-user.ts';
 
 export interface FakePost {
   /** Without "t3_". */
@@ -70,6 +71,8 @@ export interface FakeReddit {
   rateLimit: { remaining: number; reset: number } | null;
   requests: FakeRequest[];
   tokenRequests: number;
+  /** The user-context endpoints (authorization code, refresh, me, comment, submit): see fake-reddit-user.ts. */
+  user: FakeRedditUser;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     rateLimit: null,
     requests: [],
     tokenRequests: 0,
+    user: undefined as unknown as FakeRedditUser,
     close: () => close(),
   };
 
@@ -141,12 +145,20 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     return null;
   };
 
+  const userSide = createFakeRedditUser({
+    basicAuth: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`,
+    subredditExists: (name) => stateOf(name) === 'public',
+    send,
+  });
+  fake.user = userSide.user;
+
   function handleToken(req: IncomingMessage, res: ServerResponse, body: string) {
     fake.tokenRequests++;
     const failure = tokenFailures.shift();
     if (failure !== undefined) return send(res, failure, { message: 'fake failure', error: failure });
     const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
     if (req.headers.authorization !== expected) return send(res, 401, { message: 'Unauthorized', error: 401 });
+    if (userSide.grant(req, res, new URLSearchParams(body))) return;
     if (new URLSearchParams(body).get('grant_type') !== 'client_credentials') {
       return send(res, 400, { error: 'unsupported_grant_type' });
     }
@@ -171,6 +183,11 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     const [scheme, token] = (req.headers.authorization ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !token || !tokens.has(token)) {
       return send(res, 401, { message: 'Unauthorized', error: 401 }, { ...rate, 'www-authenticate': 'Bearer realm="reddit"' });
+    }
+    if (url.pathname === '/api/info') {
+      const ids = (url.searchParams.get('id') ?? '').split(',');
+      const found = fake.posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: thing(p) }));
+      return send(res, 200, { kind: 'Listing', data: { after: null, dist: found.length, children: found, before: null } }, rate);
     }
     const match = /^\/r\/([^/]+)\/(search|about)(?:\.json)?\/?$/.exec(url.pathname);
     if (!match) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
@@ -256,6 +273,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
       if (req.method === 'POST' && url.pathname === '/api/v1/access_token') {
         return handleToken(req, res, Buffer.concat(chunks).toString('utf8'));
       }
+      if (userSide.handles(url.pathname)) return userSide.handle(req, res, url.pathname, Buffer.concat(chunks).toString('utf8'));
       if (req.method !== 'GET') return send(res, 405, { message: 'Method Not Allowed', error: 405 });
       if (fake.delayMs <= 0) return handleApi(req, res, url);
       const timer = setTimeout(() => {

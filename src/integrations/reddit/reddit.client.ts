@@ -57,6 +57,8 @@ export interface SearchOutput {
 
 export interface RedditClient {
   search(input: SearchInput): Promise<SearchOutput>;
+  /** One post by its t3_ id, with the app-only token; null when Reddit does not know it. */
+  getPost(id: string): Promise<RedditPost | null>;
 }
 
 export interface RedditClientOptions {
@@ -95,7 +97,17 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
     sleep: options.sleep ?? defaultSleep,
     now: options.now ?? Date.now,
   });
-  return { search: (input) => new Search(http, input).run() };
+  return {
+    search: (input) => new Search(http, input).run(),
+    async getPost(id) {
+      const response = await http.get(`/api/info?id=${encodeURIComponent(id)}&raw_json=1`);
+      if (response.status === 404) return null;
+      if (response.status !== 200) {
+        throw new RedditUnavailableError(`Reddit answered a post look-up with HTTP ${response.status}`, undefined, response.status);
+      }
+      return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
+    },
+  };
 }
 
 type PageOutcome = { ok: true } | { ok: false; status: number; body: unknown };

@@ -47,7 +47,7 @@ const MAX_WAIT_MS = 30_000;
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 const DEFAULT_TOKEN_LIFETIME_S = 3_600;
 
-type Attempt =
+export type Attempt =
   | { ok: true; status: number; headers: Headers; text: string }
   | { ok: false; timedOut: boolean; reason: string };
 
@@ -55,21 +55,24 @@ type Answer = Extract<Attempt, { ok: true }>;
 
 export const backoffMs = (retry: number) => Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** retry);
 
+/** One HTTP exchange, never repeated; redirects are returned, not followed. */
+export async function sendOnce(url: string, init: RequestInit, timeoutMs: number): Promise<Attempt> {
+  try {
+    const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    return { ok: true, status: response.status, headers: response.headers, text };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    return { ok: false, timedOut: name === 'TimeoutError' || name === 'AbortError', reason: describe(error) };
+  }
+}
+
 export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
   let token: { value: string; expiresAt: number } | null = null;
   let pendingToken: Promise<string> | null = null;
   let rate: { remaining: number; resetAt: number } | null = null;
 
-  async function attempt(url: string, init: RequestInit): Promise<Attempt> {
-    try {
-      const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
-      const text = await response.text();
-      return { ok: true, status: response.status, headers: response.headers, text };
-    } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      return { ok: false, timedOut: name === 'TimeoutError' || name === 'AbortError', reason: describe(error) };
-    }
-  }
+  const attempt = (url: string, init: RequestInit) => sendOnce(url, init, options.timeoutMs);
 
   /** Repeats `send` on network errors, timeouts, 429 and 5xx, up to maxRetries extra times. */
   async function withRetries(what: string, send: () => Promise<Attempt>): Promise<Answer> {
@@ -194,7 +197,7 @@ export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
 }
 
 /** Seconds to wait from Retry-After (seconds or HTTP date), else X-Ratelimit-Reset on a 429. */
-function retryAfterSeconds(headers: Headers, status: number): number | undefined {
+export function retryAfterSeconds(headers: Headers, status: number): number | undefined {
   const retryAfter = headers.get('retry-after');
   if (retryAfter) {
     const seconds = Number(retryAfter);
@@ -209,7 +212,7 @@ function retryAfterSeconds(headers: Headers, status: number): number | undefined
   return undefined;
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);

@@ -9,4 +9,10 @@ export const accountsErrors = {
     new AppError({ code: 'accounts.invalid_email', status: 422, message: 'An email address looks like name@example.com.' }),
   weakPassword: () =>
     new AppError({ code: 'accounts.weak_password', status: 422, message: 'A password has at least 10 characters.' }),
+  signupDisabled: () =>
+    new AppError({
+      code: 'accounts.signup_disabled',
+      status: 403,
+      message: 'Sign-up is switched off on this server. Ask the operator for an account.',
+    }),
 };

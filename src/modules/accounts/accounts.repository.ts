@@ -8,6 +8,10 @@ export const createAccountsRepository = (db: Database) => ({
   findByEmail: (email: string) =>
     db.selectFrom('accounts').select(['id', 'email', 'balance', 'created_at']).where('email', '=', email).executeTakeFirst(),
 
+  /** The only read of password_hash, kept apart so other reads never carry it around. */
+  findCredentials: (email: string) =>
+    db.selectFrom('accounts').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst(),
+
   findById: (id: string) =>
     db.selectFrom('accounts').select(['id', 'email', 'balance', 'created_at']).where('id', '=', id).executeTakeFirst(),
 });

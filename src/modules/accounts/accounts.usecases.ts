@@ -1,4 +1,4 @@
-import { hash } from 'argon2';
+import { hash, verify } from 'argon2';
 import { newId } from '../../app/ids.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
 import { accountsErrors } from './accounts.errors.ts';
@@ -6,6 +6,14 @@ import type { AccountsRepository } from './accounts.repository.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
+
+const hashPassword = (password: string) => hash(password, { type: 2 });
+
+/**
+ * Verified against when the account is unknown or has no password, so a failed log-in takes as long
+ * whether or not the email exists.
+ */
+let decoyHash: Promise<string> | undefined;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -22,11 +30,23 @@ export function createAccountsUsecases(deps: { accounts: AccountsRepository; clo
       const row = {
         id: newId('acct', now, random),
         email,
-        password_hash: password === undefined ? null : await hash(password, { type: 2 }),
+        password_hash: password === undefined ? null : await hashPassword(password),
         created_at: now.toISOString(),
       };
       await accounts.insert(row);
       return { id: row.id, email, balance: 0, created_at: row.created_at };
+    },
+
+    /** The account when the password is right; null otherwise (unknown email, no password, wrong password). */
+    async authenticatePassword(rawEmail: string, password: string) {
+      const account = await accounts.findCredentials(normalizeEmail(rawEmail));
+      if (!account?.password_hash) {
+        decoyHash ??= hashPassword(random(16).toString('hex'));
+        await verify(await decoyHash, password).catch(() => false);
+        return null;
+      }
+      const ok = await verify(account.password_hash, password).catch(() => false);
+      return ok ? { id: account.id, email: account.email } : null;
     },
 
     async requireByEmail(rawEmail: string) {

@@ -10,6 +10,8 @@ export interface LedgerChange {
   amount: number;
   keyId?: string | null;
   scrapeId?: string | null;
+  generationId?: string | null;
+  publicationId?: string | null;
   reason?: string | null;
   at: string;
 }
@@ -26,7 +28,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .updateTable('accounts')
       .set({ balance: sql`balance + ${change.amount}` })
       .where('id', '=', change.accountId)
-      .where(sql<boolean>`balance + ${change.amount} >= 0`)
+      .where(sql<boolean>`balance - held + ${change.amount} >= 0`)
       .returning('balance')
       .executeTakeFirst();
     if (!updated) return null;
@@ -39,6 +41,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
         balance_after: updated.balance,
         key_id: change.keyId ?? null,
         scrape_id: change.scrapeId ?? null,
+        generation_id: change.generationId ?? null,
+        publication_id: change.publicationId ?? null,
         reason: change.reason ?? null,
         created_at: change.at,
       })
@@ -46,9 +50,58 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     return updated.balance;
   },
 
+  /**
+   * Reserves credits for an accepted job with one guarded statement; what is held cannot be spent
+   * twice. Returns the spendable balance after the hold, or null when it would go below zero.
+   */
+  async hold(accountId: string, amount: number): Promise<number | null> {
+    const row = await db
+      .updateTable('accounts')
+      .set({ held: sql`held + ${amount}` })
+      .where('id', '=', accountId)
+      .where(sql<boolean>`balance - held >= ${amount}`)
+      .returning(sql<number>`balance - held`.as('available'))
+      .executeTakeFirst();
+    return row ? Number(row.available) : null;
+  },
+
+  /** Ends a hold: `charge` (at most the held amount) is captured as a ledger charge, the rest released. */
+  async settleHold(change: Omit<LedgerChange, 'kind' | 'amount'> & { held: number; charge: number }): Promise<void> {
+    const updated = await db
+      .updateTable('accounts')
+      .set({ held: sql`held - ${change.held}`, balance: sql`balance - ${change.charge}` })
+      .where('id', '=', change.accountId)
+      .returning('balance')
+      .executeTakeFirstOrThrow();
+    if (change.charge === 0) return;
+    await db
+      .insertInto('credit_ledger')
+      .values({
+        account_id: change.accountId,
+        kind: 'charge',
+        amount: -change.charge,
+        balance_after: updated.balance,
+        key_id: change.keyId ?? null,
+        scrape_id: change.scrapeId ?? null,
+        reason: change.reason ?? null,
+        created_at: change.at,
+      })
+      .execute();
+  },
+
+  /** What the account can spend: its balance less the credits held by unfinished jobs. */
   async balanceOf(accountId: string): Promise<number | undefined> {
-    const row = await db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
-    return row?.balance;
+    const row = await db
+      .selectFrom('accounts')
+      .select(sql<number>`balance - held`.as('available'))
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.available);
+  },
+
+  async heldOf(accountId: string): Promise<number> {
+    const row = await db.selectFrom('accounts').select('held').where('id', '=', accountId).executeTakeFirst();
+    return Number(row?.held ?? 0);
   },
 
   async ledgerSum(accountId: string): Promise<number> {
@@ -64,7 +117,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     let query = db
       .selectFrom('credit_ledger as l')
       .leftJoin('api_keys as k', 'k.id', 'l.key_id')
-      .select(['l.id', 'l.kind', 'l.amount', 'l.balance_after', 'l.scrape_id', 'l.reason', 'l.created_at'])
+      .select(['l.id', 'l.kind', 'l.amount', 'l.balance_after', 'l.scrape_id', 'l.generation_id', 'l.publication_id', 'l.reason', 'l.created_at'])
       .select(['k.prefix as key_prefix', 'k.name as key_name'])
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')

@@ -11,6 +11,8 @@ const ledgerEntrySchema = Type.Object({
   balance_after: Type.Integer(),
   key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()]),
   scrape_id: Type.Union([Type.String(), Type.Null()]),
+  generation_id: Type.Union([Type.String(), Type.Null()]),
+  publication_id: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
 });

@@ -38,6 +38,8 @@ export function createCreditsUsecases(deps: { db: Database; clock: () => Date })
           balance_after: row.balance_after,
           key: row.key_prefix ? { name: row.key_name ?? '', prefix: row.key_prefix } : null,
           scrape_id: row.scrape_id,
+          generation_id: row.generation_id,
+          publication_id: row.publication_id,
           reason: row.reason,
           created_at: row.created_at,
         })),
@@ -55,6 +57,13 @@ export async function chargeIn(
   const balance = await repo.apply({ ...rest, kind: 'charge', amount: -price });
   if (balance === null) throw creditsErrors.insufficient((await repo.balanceOf(change.accountId)) ?? 0, price);
   return balance;
+}
+
+/** Holds a job's price inside the caller's transaction; throws 402 with the spendable balance when too small. */
+export async function holdIn(repo: ReturnType<typeof createCreditsRepository>, accountId: string, price: number) {
+  const available = await repo.hold(accountId, price);
+  if (available === null) throw creditsErrors.insufficient((await repo.balanceOf(accountId)) ?? 0, price);
+  return available;
 }
 
 export type CreditsUsecases = ReturnType<typeof createCreditsUsecases>;

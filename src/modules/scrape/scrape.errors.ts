@@ -7,11 +7,16 @@ export const scrapeErrors = {
       status: 503,
       message: 'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset); no credits were charged.',
     }),
-  upstreamUnavailable: (scrapeId: string, upstreamStatus: number | undefined, retryAfterSeconds: number | undefined) =>
+  upstreamUnavailable: (
+    scrapeId: string,
+    reason: string | null,
+    upstreamStatus: number | undefined,
+    retryAfterSeconds: number | undefined,
+  ) =>
     new AppError({
       code: 'scrape.reddit_unavailable',
       status: upstreamStatus === 429 || upstreamStatus === 503 ? 503 : 502,
-      message: `Reddit could not be reached${upstreamStatus ? ` (it answered ${upstreamStatus})` : ''}; the charge was refunded in full. Try again later.`,
+      message: `The scrape failed: ${reason ?? 'Reddit could not be reached'}. Nothing was charged; try again later.`,
       extra: { scrape_id: scrapeId },
       headers: retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},
     }),

@@ -1,16 +1,33 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ScrapesTable, Tables } from '../../app/database.ts';
 
-export type ScrapeRow = ScrapesTable;
+export type ScrapeRow = Selectable<ScrapesTable>;
 
 export const createScrapesRepository = (db: Kysely<Tables>) => ({
   async insert(row: ScrapeRow): Promise<void> {
     await db.insertInto('scrapes').values(row).execute();
   },
 
-  /** Guarded on status, so a scrape is settled (and refunded) once, however many parties try. */
+  /**
+   * Takes a queued scrape, or a running one whose worker's lease ran out (the worker died), for
+   * this worker until `leaseUntil`. Returns undefined when it is not this worker's to run.
+   */
+  claim: (id: string, now: string, leaseUntil: string) =>
+    db
+      .updateTable('scrapes')
+      .set({ status: 'running', attempts: sql`attempts + 1`, lease_expires_at: leaseUntil })
+      .where('id', '=', id)
+      .where((w) => w.or([w('status', '=', 'queued'), w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)])]))
+      .returningAll()
+      .executeTakeFirst(),
+
+  /**
+   * Guarded on status and on the attempt that claimed it, so a scrape is settled (and its hold
+   * captured or released) exactly once, even if a worker presumed dead wakes up late.
+   */
   async settle(
     id: string,
+    attempt: number,
     change: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'charged' | 'error' | 'completed_at'>,
   ): Promise<boolean> {
     const result = await db
@@ -18,9 +35,12 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
       .set({ ...change, lease_expires_at: null })
       .where('id', '=', id)
       .where('status', '=', 'running')
+      .where('attempts', '=', attempt)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   },
+
+  statusOf: (id: string) => db.selectFrom('scrapes').select(['status']).where('id', '=', id).executeTakeFirst(),
 
   findForAccount: (accountId: string, id: string) =>
     db.selectFrom('scrapes').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
@@ -28,7 +48,7 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
   async page(accountId: string, limit: number, beforeId?: string) {
     let query = db
       .selectFrom('scrapes')
-      .select(['id', 'status', 'request', 'unavailable', 'charged', 'error', 'created_at', 'completed_at'])
+      .select(['id', 'status', 'request', 'unavailable', 'charged', 'error', 'webhook_url', 'created_at', 'completed_at'])
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
       .limit(limit + 1);
@@ -36,11 +56,17 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
     return query.execute();
   },
 
-  findAbandoned: (now: string) =>
+  /** Running scrapes whose lease ran out, and queued ones older than `queuedBefore` (their job may be lost). */
+  findStalled: (now: string, queuedBefore: string) =>
     db
       .selectFrom('scrapes')
-      .select(['id', 'account_id', 'key_id', 'charged'])
-      .where('status', '=', 'running')
-      .where('lease_expires_at', '<', now)
+      .selectAll()
+      .where((w) =>
+        w.or([
+          w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)]),
+          w.and([w('status', '=', 'queued'), w('created_at', '<', queuedBefore)]),
+        ]),
+      )
+      .limit(100)
       .execute(),
 });

@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { problemResponses } from '../../app/schemas.ts';
 import { callerOf } from '../keys/keys.auth.ts';
 import { pageQuerySchema, scrapeBodySchema, scrapeListSchema, scrapeParamsSchema, scrapeSchema } from './scrape.schemas.ts';
 import type { ScrapeUsecases } from './scrape.usecases.ts';
+
+/** The preference tokens of RFC 7240 Prefer headers (names only, case-insensitive). */
+const preferences = (header: string | string[] | undefined) =>
+  new Set(
+    [header ?? []]
+      .flat()
+      .flatMap((value) => value.split(','))
+      .map((token) => token.split(/[;=]/)[0]!.trim().toLowerCase()),
+  );
 
 export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }> = async (app, { scrape }) => {
   app.post(
@@ -15,10 +25,24 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
           'Pairs of unavailable subreddits are refunded; a Reddit outage refunds everything.',
         tags: ['scrape'],
         body: scrapeBodySchema,
-        response: { 200: scrapeSchema, ...problemResponses(400, 401, 402, 413, 415, 422, 502, 503) },
+        headers: Type.Object({
+          prefer: Type.Optional(Type.String({ description: '"respond-async" (RFC 7240) answers 202 at once' })),
+          'idempotency-key': Type.Optional(Type.String({ description: 'Replays the first answer for 24 h' })),
+        }),
+        response: {
+          200: scrapeSchema,
+          202: { ...scrapeSchema, description: 'Accepted: poll the Location, or wait for the webhook' },
+          ...problemResponses(400, 401, 402, 409, 413, 415, 422, 429, 502, 503),
+        },
       },
     },
-    async (request) => scrape.scrape(callerOf(request), request.body),
+    async (request, reply) => {
+      const respondAsync = preferences(request.headers.prefer).has('respond-async');
+      const { done, scrape: view } = await scrape.submit(callerOf(request), request.body, { respondAsync });
+      if (done) return view;
+      if (respondAsync) reply.header('preference-applied', 'respond-async');
+      return reply.code(202).header('location', `/api/v1/scrapes/${view.id}`).send(view);
+    },
   );
 
   app.get(

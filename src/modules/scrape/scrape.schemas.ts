@@ -18,12 +18,25 @@ export const scrapeBodySchema = Type.Object(
     sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('relevance'), Type.Literal('top')], { default: 'new' })),
     time: Type.Optional(
       Type.Union(
-        ['hour', 'day', 'week', 'month', 'year', 'all'].map((t) => Type.Literal(t)),
+        [
+          Type.Literal('hour'),
+          Type.Literal('day'),
+          Type.Literal('week'),
+          Type.Literal('month'),
+          Type.Literal('year'),
+          Type.Literal('all'),
+        ],
         { default: 'week', description: 'How far back Reddit searches.' },
       ),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESULTS, default: 100, description: 'Maximum results.' })),
     include_nsfw: Type.Optional(Type.Boolean({ default: false })),
+    webhook_url: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description: 'https URL that gets a signed POST (Standard Webhooks) when the scrape completes or fails',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,13 +60,14 @@ const resultSchema = Type.Object({
 
 export const scrapeSchema = Type.Object({
   id: Type.String(),
-  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   subreddits: Type.Array(Type.String()),
   keywords: Type.Array(Type.String()),
   sort: Type.String(),
   time: Type.String(),
   limit: Type.Integer(),
   include_nsfw: Type.Boolean(),
+  webhook_url: Type.Union([Type.String(), Type.Null()]),
   results: Type.Array(resultSchema),
   unavailable: Type.Array(Type.Object({ subreddit: Type.String(), reason: Type.String() })),
   credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),

@@ -1,18 +1,21 @@
+import type { EventEmitter } from 'node:events';
+import type { JobsConfig } from '../../app/config.ts';
 import { transaction, type Database } from '../../app/database.ts';
 import { newId } from '../../app/ids.ts';
+import type { JobQueue } from '../../app/jobs.ts';
 import { decodeCursor, toPage } from '../../app/pagination.ts';
-import { RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
-import { chargeIn } from '../credits/credits.usecases.ts';
+import { holdIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
 import { scrapeErrors } from './scrape.errors.ts';
-import { normalizeScrapeBody, selectResults, type ScrapeRequest } from './scrape.matching.ts';
+import { normalizeScrapeBody, type ScrapeRequest } from './scrape.matching.ts';
 import { createScrapesRepository, type ScrapeRow } from './scrape.repository.ts';
+import { SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
 
-/** A running scrape whose process died is refunded once its lease is this old. */
-export const SCRAPE_LEASE_MS = 10 * 60_000;
+/** How often a waiting request looks at the database, for scrapes run by another process. */
+const WAIT_POLL_MS = 200;
 
 export function toScrapeView(row: ScrapeRow, balance?: number) {
   const request = JSON.parse(row.request) as ScrapeRequest;
@@ -20,6 +23,7 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
     id: row.id,
     status: row.status,
     ...request,
+    webhook_url: row.webhook_url,
     results: row.results ? JSON.parse(row.results) : [],
     unavailable: row.unavailable ? JSON.parse(row.unavailable) : [],
     credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },
@@ -31,105 +35,91 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
 
 export function createScrapeUsecases(deps: {
   db: Database;
-  reddit: RedditClient | null;
+  redditConfigured: boolean;
   clock: () => Date;
   random: RandomBytes;
   pricePerPair: number;
+  jobs: JobQueue;
+  jobsConfig: JobsConfig;
+  events: EventEmitter;
+  assertWebhookUrl: (url: string) => Promise<void>;
 }) {
-  const { db, reddit, clock, random, pricePerPair } = deps;
+  const { db, clock, random, pricePerPair, jobs, jobsConfig, events } = deps;
   const scrapes = createScrapesRepository(db);
 
-  /** Writes the outcome and its refund in one transaction; a no-op when someone else settled first. */
-  async function settle(row: ScrapeRow, outcome: Partial<ScrapeRow> & { refund: number }) {
-    const { refund, ...change } = outcome;
-    return transaction(db, async (trx) => {
-      const settled = await createScrapesRepository(trx).settle(row.id, {
-        status: change.status ?? 'failed',
-        results: change.results ?? null,
-        unavailable: change.unavailable ?? null,
-        error: change.error ?? null,
-        charged: row.charged - refund,
-        completed_at: clock().toISOString(),
-      });
-      const credits = createCreditsRepository(trx);
-      if (settled && refund > 0) {
-        await credits.apply({
-          accountId: row.account_id,
-          kind: 'refund',
-          amount: refund,
-          keyId: row.key_id,
-          scrapeId: row.id,
-          reason: change.error ?? 'unavailable subreddits',
-          at: clock().toISOString(),
+  /** Resolves with how the scrape ended, or undefined when it is still running after `timeoutMs`. */
+  async function waitForSettled(id: string, timeoutMs: number): Promise<ScrapeSettled | undefined> {
+    let settled: ScrapeSettled | undefined;
+    let wake = () => {};
+    const listener = (event: ScrapeSettled) => {
+      if (event.id !== id) return;
+      settled = event;
+      wake();
+    };
+    events.on('settled', listener);
+    const deadline = Date.now() + timeoutMs;
+    try {
+      for (;;) {
+        if (settled) return settled;
+        const row = await scrapes.statusOf(id);
+        if (row?.status === 'completed' || row?.status === 'failed') return settled ?? { id, status: row.status };
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(WAIT_POLL_MS, left));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
       }
-      return { settled, balance: (await credits.balanceOf(row.account_id)) ?? 0 };
-    });
+    } finally {
+      events.off('settled', listener);
+    }
   }
 
   return {
-    async scrape(caller: Caller, body: ScrapeBody) {
+    /**
+     * Holds the price and queues the scrape. Unless the caller prefers an async answer, waits up to
+     * SCRAPE_SYNC_WAIT_MS for it: `done` says whether the returned scrape has finished.
+     */
+    async submit(caller: Caller, body: ScrapeBody, options: { respondAsync: boolean }) {
       const request = normalizeScrapeBody(body);
-      if (!reddit) throw scrapeErrors.notConfigured();
+      if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
+      if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
       const price = pricePerPair * request.subreddits.length * request.keywords.length;
       const now = clock();
       const row: ScrapeRow = {
         id: newId('scr', now, random),
         account_id: caller.accountId,
         key_id: caller.keyId,
-        status: 'running',
+        status: 'queued',
         request: JSON.stringify(request),
         results: null,
         unavailable: null,
         price,
-        charged: price,
+        charged: 0,
         error: null,
-        lease_expires_at: new Date(now.getTime() + SCRAPE_LEASE_MS).toISOString(),
+        lease_expires_at: null,
         created_at: now.toISOString(),
         completed_at: null,
+        attempts: 0,
+        webhook_url: body.webhook_url ?? null,
       };
-      // Charge first and record the running scrape in the same transaction: a crash after this
-      // point leaves a leased row that recovery refunds, never a charge without a record.
+      // The hold and the queued scrape commit together: no hold without a scrape to settle it.
       await transaction(db, async (trx) => {
-        await chargeIn(createCreditsRepository(trx), {
-          accountId: caller.accountId,
-          price,
-          keyId: caller.keyId,
-          scrapeId: row.id,
-          at: now.toISOString(),
-        });
+        await holdIn(createCreditsRepository(trx), caller.accountId, price);
         await createScrapesRepository(trx).insert(row);
       });
+      await jobs.send(SCRAPE_QUEUE, { scrape_id: row.id }, scrapeJobOptions(jobsConfig));
 
-      let output;
-      try {
-        output = await reddit.search({
-          subreddits: request.subreddits.map((s) => s.slice(2)),
-          keywords: request.keywords,
-          sort: request.sort,
-          time: request.time,
-          limit: request.limit,
-          includeNsfw: request.include_nsfw,
-        });
-      } catch (error) {
-        const message = error instanceof RedditUnavailableError ? error.message : 'the scrape failed unexpectedly';
-        await settle(row, { status: 'failed', error: message, refund: price });
-        if (error instanceof RedditUnavailableError) {
-          throw scrapeErrors.upstreamUnavailable(row.id, error.upstreamStatus, error.retryAfterSeconds);
-        }
-        throw error;
+      const settled = options.respondAsync ? undefined : await waitForSettled(row.id, jobsConfig.syncWaitMs);
+      const stored = (await scrapes.findForAccount(caller.accountId, row.id))!;
+      const balance = (await createCreditsRepository(db).balanceOf(caller.accountId)) ?? 0;
+      if (settled?.status === 'failed' && stored.status === 'failed') {
+        throw scrapeErrors.upstreamUnavailable(row.id, stored.error, settled.upstreamStatus, settled.retryAfterSeconds);
       }
-
-      const unavailable = output.unavailable.map((u) => ({ subreddit: `r/${u.subreddit}`, reason: u.reason }));
-      const completed = {
-        status: 'completed' as const,
-        results: JSON.stringify(selectResults(output.posts, request)),
-        unavailable: JSON.stringify(unavailable),
-        refund: pricePerPair * unavailable.length * request.keywords.length,
-      };
-      const { balance } = await settle(row, completed);
-      const stored = await scrapes.findForAccount(caller.accountId, row.id);
-      return toScrapeView(stored!, balance);
+      return { done: settled !== undefined, scrape: toScrapeView(stored, balance) };
     },
 
     async get(accountId: string, id: string) {
@@ -149,21 +139,6 @@ export function createScrapeUsecases(deps: {
           return view;
         }),
       };
-    },
-
-    /** Refunds scrapes whose process died mid-job (lease expired). Returns how many were settled. */
-    async recoverAbandoned(): Promise<number> {
-      const abandoned = await scrapes.findAbandoned(clock().toISOString());
-      let count = 0;
-      for (const row of abandoned) {
-        const { settled } = await settle(row as ScrapeRow, {
-          status: 'failed',
-          error: 'the service stopped before the scrape finished; the charge was refunded',
-          refund: row.charged,
-        });
-        if (settled) count += 1;
-      }
-      return count;
     },
   };
 }

@@ -1,0 +1,59 @@
+import PgBoss from 'pg-boss';
+import type { JobHandler, JobOptions, JobQueue } from './jobs.ts';
+
+/**
+ * pg-boss keeps its tables in a schema of its own. A DATABASE_URL that pins a search_path (as the
+ * tests do, one schema per test file) gets a matching pg-boss schema, so parallel runs never share jobs.
+ */
+export function pgBossSchemaFor(url: string): string {
+  const options = new URL(url).searchParams.get('options') ?? '';
+  const searchPath = /search_path=([A-Za-z0-9_]+)/.exec(options)?.[1];
+  return searchPath ? `${searchPath}_pgboss` : 'pgboss';
+}
+
+export async function createPgBossJobQueue(url: string, leaseSeconds: number): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: pgBossSchemaFor(url),
+    max: 4,
+    // Expired jobs (a worker killed mid-job) are found by maintenance; run it a few times per lease.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 3))),
+    monitorStateIntervalSeconds: 60,
+    schedule: false,
+  });
+  boss.on('error', () => undefined);
+  await boss.start();
+  const created = new Set<string>();
+  const ensureQueue = async (queue: string) => {
+    if (created.has(queue)) return;
+    await boss.createQueue(queue).catch(() => undefined);
+    created.add(queue);
+  };
+  const workerIds: string[] = [];
+
+  return {
+    async send(queue, data, options: JobOptions) {
+      await ensureQueue(queue);
+      await boss.send(queue, data, {
+        retryLimit: options.retryLimit,
+        retryDelay: options.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: options.expireSeconds,
+      });
+      for (const id of workerIds) boss.notifyWorker(id);
+    },
+    async work(queue, concurrency, handler: JobHandler) {
+      await ensureQueue(queue);
+      for (let i = 0; i < concurrency; i++) {
+        workerIds.push(
+          await boss.work<Record<string, unknown>>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+            await handler(job!.data);
+          }),
+        );
+      }
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 5000, close: true });
+    },
+  };
+}

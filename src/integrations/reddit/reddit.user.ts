@@ -1,0 +1,184 @@
+/**
+ * Reddit on behalf of a person (OAuth authorization-code flow): exchange a code, refresh an access
+ * token, read the identity, comment and submit. Stateless: the caller keeps tokens.
+ * Calls that post are sent once and never retried, so a lost answer can never become a second post.
+ */
+import { RedditUnavailableError, parseJson, retryAfterSeconds, sendOnce, type Attempt } from './reddit.http.ts';
+
+export const REDDIT_SCOPES = 'identity read submit';
+
+/** Reddit did not answer in time: it may or may not have acted. */
+export class RedditTimeoutError extends RedditUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedditTimeoutError';
+  }
+}
+
+/** Reddit refused a code or refresh token (revoked, expired, reused): the person must connect again. */
+export class RedditGrantError extends Error {
+  constructor(readonly reason: string) {
+    super(`Reddit refused the authorization (${reason})`);
+    this.name = 'RedditGrantError';
+  }
+}
+
+export interface UserTokens {
+  accessToken: string;
+  expiresIn: number;
+  /** Present on a code exchange, and on a refresh when Reddit rotates it. */
+  refreshToken: string | null;
+  scope: string;
+}
+
+export type PublishOutcome =
+  | { ok: true; id: string; permalink: string }
+  | { ok: false; kind: 'unauthorized' }
+  | { ok: false; kind: 'forbidden'; message: string }
+  | { ok: false; kind: 'rejected'; code: string; message: string; field: string | null }
+  | { ok: false; kind: 'rate_limited'; retryAfterSeconds: number | undefined; message: string };
+
+export interface RedditUserOptions {
+  clientId: string;
+  clientSecret: string;
+  userAgent: string;
+  apiUrl: string;
+  authUrl: string;
+  redirectUri: string;
+  timeoutMs?: number;
+}
+
+export type RedditUserClient = ReturnType<typeof createRedditUserClient>;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const REDDIT_ORIGIN = 'https://www.reddit.com';
+
+/** "you are doing that too much. try again in 9 minutes." → 540 */
+export function parseRatelimitWait(message: string): number | undefined {
+  const match = /(\d+)\s*(minute|second|ms|millisecond)/i.exec(message);
+  if (!match) return undefined;
+  const amount = Number(match[1]);
+  const unit = match[2]!.toLowerCase();
+  return unit === 'minute' ? amount * 60 : unit === 'second' ? amount : Math.ceil(amount / 1000);
+}
+
+export function createRedditUserClient(options: RedditUserOptions) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  async function call(what: string, url: string, init: RequestInit): Promise<Extract<Attempt, { ok: true }>> {
+    const headers = { 'user-agent': options.userAgent, ...(init.headers as Record<string, string>) };
+    const result = await sendOnce(url, { ...init, headers }, timeoutMs);
+    if (!result.ok) {
+      if (result.timedOut) throw new RedditTimeoutError(`${what} did not answer within ${timeoutMs} ms`);
+      throw new RedditUnavailableError(`Could not reach ${what} (${result.reason})`);
+    }
+    if (result.status >= 500) {
+      throw new RedditUnavailableError(`${what} answered HTTP ${result.status}`, retryAfterSeconds(result.headers, result.status), result.status);
+    }
+    return result;
+  }
+
+  async function token(form: Record<string, string>): Promise<UserTokens> {
+    const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
+    const answer = await call("Reddit's token endpoint", `${options.authUrl}/api/v1/access_token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+    const body = parseJson(answer.text);
+    const error = isObject(body) && typeof body.error === 'string' ? body.error : null;
+    if (answer.status === 400 || error === 'invalid_grant') throw new RedditGrantError(error ?? `HTTP ${answer.status}`);
+    if (answer.status !== 200 || !isObject(body) || typeof body.access_token !== 'string') {
+      throw new RedditUnavailableError(`Reddit's token endpoint answered HTTP ${answer.status} without a token`, undefined, answer.status);
+    }
+    return {
+      accessToken: body.access_token,
+      expiresIn: typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600,
+      refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
+      scope: typeof body.scope === 'string' ? body.scope : '',
+    };
+  }
+
+  async function post(path: string, accessToken: string, form: Record<string, string>): Promise<Extract<Attempt, { ok: true }>> {
+    return call('Reddit', `${options.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...form, api_type: 'json', raw_json: '1' }).toString(),
+    });
+  }
+
+  return {
+    authorizeUrl(state: string): string {
+      const query = new URLSearchParams({
+        client_id: options.clientId,
+        response_type: 'code',
+        state,
+        redirect_uri: options.redirectUri,
+        duration: 'permanent',
+        scope: REDDIT_SCOPES,
+      });
+      return `${options.authUrl}/api/v1/authorize?${query}`;
+    },
+
+    exchangeCode: (code: string) => token({ grant_type: 'authorization_code', code, redirect_uri: options.redirectUri }),
+    refresh: (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+
+    async me(accessToken: string): Promise<{ ok: true; name: string } | { ok: false; kind: 'unauthorized' }> {
+      const answer = await call('Reddit', `${options.apiUrl}/api/v1/me`, { headers: { authorization: `bearer ${accessToken}` } });
+      if (answer.status === 401) return { ok: false, kind: 'unauthorized' };
+      const body = parseJson(answer.text);
+      if (answer.status !== 200 || !isObject(body) || typeof body.name !== 'string') {
+        throw new RedditUnavailableError(`Reddit answered /api/v1/me with HTTP ${answer.status}`, undefined, answer.status);
+      }
+      return { ok: true, name: body.name };
+    },
+
+    async comment(accessToken: string, input: { parent: string; text: string }): Promise<PublishOutcome> {
+      const answer = await post('/api/comment', accessToken, { thing_id: input.parent, text: input.text });
+      return toOutcome(answer, (data) => {
+        const thing = Array.isArray(data.things) && isObject(data.things[0]) && isObject(data.things[0].data) ? data.things[0].data : null;
+        return thing && typeof thing.name === 'string' ? { id: thing.name, permalink: absolute(thing.permalink) } : null;
+      });
+    },
+
+    async submit(accessToken: string, input: { subreddit: string; title: string; text: string }): Promise<PublishOutcome> {
+      const form = { sr: input.subreddit, kind: 'self', title: input.title, text: input.text, resubmit: 'true' };
+      const answer = await post('/api/submit', accessToken, form);
+      return toOutcome(answer, (data) => {
+        const id = typeof data.name === 'string' ? data.name : typeof data.id === 'string' ? `t3_${data.id}` : null;
+        return id ? { id, permalink: absolute(data.url) } : null;
+      });
+    },
+  };
+}
+
+const absolute = (link: unknown) =>
+  typeof link !== 'string' ? '' : /^https?:\/\//.test(link) ? link : `${REDDIT_ORIGIN}${link}`;
+
+/** Reddit answers refusals both as HTTP statuses and as `json.errors: [[CODE, message, field]]` with 200. */
+function toOutcome(answer: Extract<Attempt, { ok: true }>, success: (data: Json) => { id: string; permalink: string } | null): PublishOutcome {
+  const body = parseJson(answer.text);
+  if (answer.status === 401) return { ok: false, kind: 'unauthorized' };
+  if (answer.status === 403) {
+    const reason = isObject(body) && typeof body.reason === 'string' ? body.reason : 'forbidden';
+    return { ok: false, kind: 'forbidden', message: reason };
+  }
+  if (answer.status === 429) {
+    return { ok: false, kind: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer.headers, 429), message: 'Too Many Requests' };
+  }
+  const json = isObject(body) && isObject(body.json) ? body.json : null;
+  const errors = json && Array.isArray(json.errors) ? json.errors : [];
+  const first = errors.find(Array.isArray) as unknown[] | undefined;
+  if (first) {
+    const [code, message, field] = first.map((part) => (typeof part === 'string' ? part : null));
+    if (code === 'RATELIMIT') {
+      return { ok: false, kind: 'rate_limited', retryAfterSeconds: parseRatelimitWait(message ?? ''), message: message ?? code };
+    }
+    return { ok: false, kind: 'rejected', code: code ?? 'UNKNOWN', message: message ?? '', field: field ?? null };
+  }
+  if (answer.status === 404) return { ok: false, kind: 'rejected', code: 'NOT_FOUND', message: 'Reddit does not know the target', field: null };
+  const done = answer.status === 200 && json && isObject(json.data) ? success(json.data) : null;
+  if (!done) throw new RedditUnavailableError(`Reddit answered HTTP ${answer.status} without the new thing`, undefined, answer.status);
+  return { ok: true, ...done };
+}

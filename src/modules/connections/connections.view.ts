@@ -1,0 +1,52 @@
+import { html, type Html } from '../dashboard/html.ts';
+import { csrfField, errorBox, noticeBox, page, when, type Viewer } from '../dashboard/views/layout.ts';
+
+export interface ConnectionsPage {
+  viewer: Viewer;
+  configured: boolean;
+  missing: string[];
+  reddit: { username: string; scope: string; connected_at: string } | null;
+  notice?: string;
+  error?: string;
+}
+
+function redditCard(view: ConnectionsPage): Html {
+  if (!view.configured) {
+    return html`<p class="alert alert-error" role="alert">Reddit connections are not configured on this server:
+      ${view.missing.join(', ')} ${view.missing.length === 1 ? 'is' : 'are'} not set. Ask the operator to set
+      ${view.missing.length === 1 ? 'it' : 'them'}; until then <code>POST /api/v1/publish</code> cannot post.</p>`;
+  }
+  if (view.reddit) {
+    return html`<dl class="facts">
+    <dt>Reddit user</dt><dd><strong>u/${view.reddit.username}</strong></dd>
+    <dt>Permissions</dt><dd>${view.reddit.scope}</dd>
+    <dt>Connected</dt><dd>${when(view.reddit.connected_at)}</dd>
+  </dl>
+  <form method="post" action="/dashboard/connections/reddit/disconnect" class="actions">
+    ${csrfField(view.viewer.csrfToken)}
+    <button type="submit" class="danger">Disconnect</button>
+    <span class="muted">You can also remove the app under “apps” in your Reddit preferences.</span>
+  </form>`;
+  }
+  return html`<p>Connect the Reddit account that <code>POST /api/v1/publish</code> posts as. Reddit asks you to approve
+    three permissions: <em>identity</em> (your username), <em>read</em> and <em>submit</em> (comments and posts).</p>
+  <form method="post" action="/dashboard/connections/reddit" class="actions">
+    ${csrfField(view.viewer.csrfToken)}
+    <button type="submit">Connect Reddit</button>
+  </form>`;
+}
+
+export function connectionsPage(view: ConnectionsPage): Html {
+  return page({
+    title: 'Connections',
+    viewer: view.viewer,
+    section: 'connections',
+    body: html`${noticeBox(view.notice)}${errorBox(view.error)}
+<section class="card" aria-labelledby="reddit">
+  <h2 id="reddit">Reddit</h2>
+  ${redditCard(view)}
+</section>
+<p class="muted">The Reddit authorization is stored encrypted and used only when one of your API keys publishes.
+  Every publish costs credits only when Reddit accepts it.</p>`,
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { CreditsUsecases } from '../credits/credits.usecases.ts';
+import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
+import { sendPage } from './dashboard.reply.ts';
+import { sessionOf, viewerOf } from './dashboard.session.ts';
+import { creditsPage } from './views/credits.ts';
+import { scrapePage, scrapesPage } from './views/scrapes.ts';
+
+const PAGE_SIZE = 25;
+const pageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) });
+
+/** Read-only pages of what the account's keys did: credits spent and scrapes run. Behind requireSession. */
+export const activityRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases; scrape: ScrapeUsecases }> = async (
+  app,
+  { credits, scrape },
+) => {
+  app.get('/credits', { schema: { querystring: pageQuery } }, async (request, reply) => {
+    const { accountId } = sessionOf(request);
+    const { cursor } = request.query;
+    const [balance, usage] = await Promise.all([credits.balance(accountId), credits.usage(accountId, { limit: PAGE_SIZE, cursor })]);
+    return sendPage(reply, creditsPage({ viewer: viewerOf(request)!, balance, usage, firstPage: !cursor }));
+  });
+
+  app.get('/scrapes', { schema: { querystring: pageQuery } }, async (request, reply) => {
+    const { cursor } = request.query;
+    const scrapes = await scrape.list(sessionOf(request).accountId, { limit: PAGE_SIZE, cursor });
+    return sendPage(reply, scrapesPage({ viewer: viewerOf(request)!, scrapes, firstPage: !cursor }));
+  });
+
+  app.get('/scrapes/:id', { schema: { params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } }, async (request, reply) =>
+    sendPage(reply, scrapePage(viewerOf(request)!, await scrape.get(sessionOf(request).accountId, request.params.id))),
+  );
+};

@@ -1,0 +1,81 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
+import { toAppError } from '../../app/error-mapper.ts';
+import { AppError, isAppError } from '../../app/errors.ts';
+import type { CreditsUsecases } from '../credits/credits.usecases.ts';
+import type { KeysUsecases } from '../keys/keys.usecases.ts';
+import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
+import { connectionsRoutes } from '../connections/connections.routes.ts';
+import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
+import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
+import { activityRoutes } from './dashboard.activity-routes.ts';
+import { registerAssets } from './dashboard.assets.ts';
+import { guestRoutes } from './dashboard.guest-routes.ts';
+import { keysRoutes } from './dashboard.keys-routes.ts';
+import { sendPage } from './dashboard.reply.ts';
+import { checkSessionCsrf, loadSession, requireSession, viewerOf } from './dashboard.session.ts';
+import { errorPage } from './views/error.ts';
+
+export interface DashboardOptions {
+  sessions: SessionsUsecases;
+  keys: KeysUsecases;
+  credits: CreditsUsecases;
+  scrape: ScrapeUsecases;
+  /** The Connections page (Reddit identity for publishing); absent: no such page. */
+  connections?: ConnectionsUsecases;
+  allowSignup: boolean;
+  publicUrl: string | null;
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+/**
+ * The server-rendered dashboard under /dashboard. Registered as its own encapsulated context, so
+ * the form parser, the cookie parser and the HTML error pages never reach /api/v1/, which keeps
+ * taking Bearer keys only (spec section 5 rule 2).
+ */
+export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = async (app, options) => {
+  const policy = { secure: options.publicUrl?.startsWith('https:') ?? false };
+  await app.register(cookie);
+  await app.register(formbody);
+  app.decorateRequest('dashboardSession', null);
+  // The OpenAPI document describes /api/v1/ only; dashboard pages are not an API.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    // Pages can hold a fresh token or account data; assets set their own caching.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+  app.addHook('onRequest', loadSession(options.sessions, policy));
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const appError = toAppError(error as FastifyError);
+    if (appError.status >= 500 && !isAppError(error)) request.log.error({ err: error }, 'unhandled dashboard error');
+    return sendPage(reply.headers(appError.headers), errorPage(appError.status, appError.message, viewerOf(request)), appError.status);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendPage(reply, errorPage(404, 'There is no dashboard page at this address.', viewerOf(request)), 404),
+  );
+
+  registerAssets(app);
+  app.get('/', async (_request, reply) => reply.redirect('/dashboard/keys', 302));
+  await app.register(guestRoutes, { sessions: options.sessions, allowSignup: options.allowSignup, policy });
+  await app.register(async (member) => {
+    member.addHook('onRequest', requireSession);
+    member.addHook('preValidation', checkSessionCsrf);
+    await member.register(keysRoutes, { keys: options.keys, sessions: options.sessions, publicUrl: options.publicUrl, policy });
+    await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape });
+    if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
+  });
+};

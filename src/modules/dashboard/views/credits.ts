@@ -1,0 +1,45 @@
+import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
+import { html, type Html } from '../html.ts';
+import { page, when, type Viewer } from './layout.ts';
+
+type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
+
+const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
+
+function ledgerTable(usage: Usage): Html {
+  if (usage.data.length === 0) return html`<p class="muted">No credit movements yet.</p>`;
+  return html`<table>
+  <thead><tr><th>When</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th><th>Scrape</th><th>Note</th></tr></thead>
+  <tbody>
+  ${usage.data.map(
+    (entry) => html`<tr>
+    <td>${when(entry.created_at)}</td>
+    <td>${entry.type}</td>
+    <td class="num ${entry.amount < 0 ? 'minus' : 'plus'}">${signed(entry.amount)}</td>
+    <td class="num">${entry.balance_after}</td>
+    <td>${entry.key ? html`${entry.key.name} <code>${entry.key.prefix}…</code>` : html`<span class="muted">—</span>`}</td>
+    <td>${entry.scrape_id ? html`<a href="/dashboard/scrapes/${entry.scrape_id}">${entry.scrape_id}</a>` : null}</td>
+    <td>${entry.reason}</td>
+  </tr>`,
+  )}
+  </tbody>
+</table>`;
+}
+
+export function creditsPage(view: { viewer: Viewer; balance: number; usage: Usage; firstPage: boolean }): Html {
+  const { usage } = view;
+  return page({
+    title: 'Credits',
+    viewer: view.viewer,
+    section: 'credits',
+    body: html`<p class="balance">Balance: <strong>${view.balance}</strong> credits</p>
+<section aria-labelledby="usage">
+  <h2 id="usage">Usage, newest first</h2>
+  ${ledgerTable(usage)}
+  <nav class="pager" aria-label="Pages">
+    ${view.firstPage ? null : html`<a href="/dashboard/credits">Newest</a>`}
+    ${usage.next_cursor ? html`<a href="/dashboard/credits?cursor=${usage.next_cursor}">Older entries →</a>` : null}
+  </nav>
+</section>`,
+  });
+}

@@ -1,0 +1,62 @@
+import { html, type Html } from '../html.ts';
+
+export interface Viewer {
+  email: string;
+  csrfToken: string;
+}
+
+type Section = 'keys' | 'credits' | 'scrapes' | 'connections';
+
+const NAV: [Section, string, string][] = [
+  ['keys', 'API keys', '/dashboard/keys'],
+  ['credits', 'Credits', '/dashboard/credits'],
+  ['scrapes', 'Scrapes', '/dashboard/scrapes'],
+  ['connections', 'Connections', '/dashboard/connections'],
+];
+
+/** UTC and minute precision: the same reading for every viewer, with the exact instant in `datetime`. */
+export const when = (iso: string | null, never = 'never') =>
+  iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : html`<span class="muted">${never}</span>`;
+
+export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
+
+export const errorBox = (message: string | undefined) =>
+  message ? html`<p class="alert alert-error" role="alert">${message}</p>` : null;
+
+export const noticeBox = (message: string | undefined) =>
+  message ? html`<p class="alert alert-ok" role="status">${message}</p>` : null;
+
+export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html }): Html {
+  const { title, viewer, section, body } = options;
+  const nav = viewer
+    ? html`<nav aria-label="Dashboard">
+        ${NAV.map(([id, label, href]) =>
+          html`<a href="${href}"${id === section ? html` aria-current="page"` : null}>${label}</a>`,
+        )}
+      </nav>
+      <form class="logout" method="post" action="/dashboard/logout">
+        ${csrfField(viewer.csrfToken)}<span class="muted">${viewer.email}</span> <button type="submit" class="link">Log out</button>
+      </form>`
+    : null;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<script src="/dashboard/assets/dashboard.js" defer></script>
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/dashboard/keys">subpilot</a>
+  ${nav}
+</header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}

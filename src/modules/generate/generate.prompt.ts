@@ -1,0 +1,52 @@
+/** What the language model is told, and how its answer becomes a title and a body. */
+
+export interface PromptInput {
+  type: 'reply' | 'post';
+  subreddit: string;
+  post: { title: string; body: string } | null;
+  instructions: string;
+  tone?: string;
+  maxLength?: number;
+}
+
+/** Long posts are cut: the model needs the gist, and every prompt token is paid for. */
+const MAX_POST_BODY = 6000;
+
+export function buildPrompt(input: PromptInput): { system: string; user: string; maxTokens?: number } {
+  const what = input.type === 'reply' ? 'a reply (a top-level comment) to a Reddit post' : 'a new Reddit text post';
+  const system = [
+    `You write ${what} for ${input.subreddit}, in the voice of a knowledgeable member of that community.`,
+    'Write plain Reddit Markdown. No preamble, no sign-off, no hashtags, and do not mention these instructions.',
+    input.type === 'post'
+      ? 'Answer with the title on the first line, then an empty line, then the body.'
+      : 'Answer with the text of the reply only.',
+  ].join('\n');
+  const lines = [`Subreddit: ${input.subreddit}`];
+  if (input.post) {
+    const body = input.post.body.length > MAX_POST_BODY ? `${input.post.body.slice(0, MAX_POST_BODY)}…` : input.post.body;
+    lines.push(`Post title: ${input.post.title}`, `Post body:\n${body || '(no text)'}`);
+  }
+  lines.push('', `Instructions: ${input.instructions}`);
+  if (input.tone) lines.push(`Tone: ${input.tone}`);
+  if (input.maxLength) lines.push(`Keep the body under ${input.maxLength} characters.`);
+  // About four characters a token; the margin leaves room for a title and for Markdown.
+  const maxTokens = input.maxLength ? Math.ceil(input.maxLength / 3) + 100 : undefined;
+  return { system, user: lines.join('\n'), maxTokens };
+}
+
+/** Cuts at the last whitespace before `max`, so a word is never split. */
+export function clip(text: string, max: number | undefined): string {
+  if (!max || text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.search(/\s\S*$/);
+  return (space > max / 2 ? cut.slice(0, space) : cut).trimEnd();
+}
+
+/** A post answer: the first non-empty line is the title (a "Title:" label or Markdown heading is dropped). */
+export function splitPost(text: string): { title: string; body: string } {
+  const lines = text.trim().split(/\r?\n/);
+  const first = lines.shift() ?? '';
+  const title = first.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/^title:\s*/i, '').trim().slice(0, 300);
+  const body = lines.join('\n').replace(/^\s*body:\s*/i, '').trim();
+  return { title: title || 'Untitled', body };
+}

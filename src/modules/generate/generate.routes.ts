@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '../../app/schemas.ts';
+import { callerOf } from '../keys/keys.auth.ts';
+import { generateBodySchema, generationParamsSchema, generationSchema } from './generate.schemas.ts';
+import type { GenerateUsecases } from './generate.usecases.ts';
+
+export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUsecases }> = async (app, { generate }) => {
+  app.post(
+    '/generate',
+    {
+      schema: {
+        summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
+        description:
+          'Price: PRICE_GENERATE per draft, charged before the model is called and refunded when it fails (502) or ' +
+          'times out (504). The draft is stored; publish it with POST /publish {generation_id}.',
+        tags: ['generate'],
+        body: generateBodySchema,
+        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 404, 413, 415, 422, 502, 503, 504) },
+      },
+    },
+    async (request) => generate.generate(callerOf(request), request.body),
+  );
+
+  app.get(
+    '/generations/:id',
+    {
+      schema: {
+        summary: 'One generation of this account (free)',
+        tags: ['generate'],
+        params: generationParamsSchema,
+        response: { 200: generationSchema, ...problemResponses(401, 404) },
+      },
+    },
+    async (request) => generate.get(callerOf(request).accountId, request.params.id),
+  );
+};

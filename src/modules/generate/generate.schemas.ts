@@ -1,0 +1,39 @@
+import Type, { type Static } from 'typebox';
+import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+
+export const POST_ID_PATTERN = '^t3_[a-z0-9]{1,16}$';
+export const MAX_INSTRUCTIONS = 2000;
+
+export const generateBodySchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('reply'), Type.Literal('post')], { description: 'A reply to a post, or a new self post' }),
+    post_id: Type.Optional(Type.String({ pattern: POST_ID_PATTERN, description: 'For a reply: the t3_ id of the post' })),
+    subreddit: Type.Optional(Type.String({ pattern: SUBREDDIT_PATTERN, description: 'For a post: r/<name>' })),
+    instructions: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTIONS, description: 'What to write, up to 2,000 characters' }),
+    tone: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' })),
+    max_length: Type.Optional(Type.Integer({ minimum: 50, maximum: 10_000, description: 'Most characters of the body' })),
+  },
+  { additionalProperties: false },
+);
+
+export type GenerateBody = Static<typeof generateBodySchema>;
+
+export const generationSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Union([Type.Literal('reply'), Type.Literal('post')]),
+  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  post_id: Type.Union([Type.String(), Type.Null()]),
+  subreddit: Type.String(),
+  title: Type.Union([Type.String(), Type.Null()], { description: 'Posts only; null for replies' }),
+  body: Type.Union([Type.String(), Type.Null()]),
+  model: Type.Union([Type.String(), Type.Null()]),
+  usage: Type.Union([
+    Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+    Type.Null(),
+  ]),
+  credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const generationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });

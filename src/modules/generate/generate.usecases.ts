@@ -1,0 +1,171 @@
+import { transaction, type Database } from '../../app/database.ts';
+import { validationError } from '../../app/errors.ts';
+import { newId } from '../../app/ids.ts';
+import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
+import { RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
+import { createCreditsRepository } from '../credits/credits.repository.ts';
+import { chargeIn } from '../credits/credits.usecases.ts';
+import type { Caller } from '../keys/keys.usecases.ts';
+import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { ScrapeResult } from '../scrape/scrape.matching.ts';
+import { generateErrors } from './generate.errors.ts';
+import { buildPrompt, clip, splitPost } from './generate.prompt.ts';
+import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
+import type { GenerateBody } from './generate.schemas.ts';
+
+/** A running generation whose process died is refunded once its lease is this old. */
+export const GENERATION_LEASE_MS = 10 * 60_000;
+
+export function toGenerationView(row: GenerationRow, balance?: number) {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    post_id: row.post_id,
+    subreddit: row.subreddit,
+    title: row.title,
+    body: row.body,
+    model: row.model,
+    usage: row.usage ? JSON.parse(row.usage) : null,
+    credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },
+    error: row.error,
+    created_at: row.created_at,
+  };
+}
+
+/** The body's conditional rules, which the schema cannot say in a way clients read easily. */
+function checkShape(body: GenerateBody): void {
+  const problems: { path: string; message: string }[] = [];
+  if (body.type === 'reply' && !body.post_id) problems.push({ path: '/post_id', message: 'is required for a reply' });
+  if (body.type === 'reply' && body.subreddit) problems.push({ path: '/subreddit', message: 'is taken from the post for a reply; leave it out' });
+  if (body.type === 'post' && !body.subreddit) problems.push({ path: '/subreddit', message: 'is required for a post' });
+  if (body.type === 'post' && body.post_id) problems.push({ path: '/post_id', message: 'is only for a reply' });
+  if (!body.instructions.trim()) problems.push({ path: '/instructions', message: 'must not be blank' });
+  if (problems.length > 0) {
+    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+  }
+}
+
+export function createGenerateUsecases(deps: {
+  db: Database;
+  llm: LlmClient | null;
+  reddit: RedditClient | null;
+  clock: () => Date;
+  random: RandomBytes;
+  price: number;
+}) {
+  const { db, llm, reddit, clock, random, price } = deps;
+  const generations = createGenerationsRepository(db);
+
+  /** The post to reply to: from the account's own scrape results when there, else from Reddit. */
+  async function findPost(accountId: string, postId: string): Promise<{ title: string; body: string; subreddit: string }> {
+    const stored = await generations.findScrapedResults(accountId, postId);
+    const hit = stored ? (JSON.parse(stored) as ScrapeResult[]).find((r) => r.id === postId) : undefined;
+    if (hit) return { title: hit.title, body: hit.body, subreddit: hit.subreddit };
+    if (!reddit) throw generateErrors.postNotFound(postId, 'not in your scrapes, and Reddit is not configured');
+    try {
+      const post = await reddit.getPost(postId);
+      if (!post) throw generateErrors.postNotFound(postId, 'Reddit does not know it');
+      return { title: post.title, body: post.body, subreddit: `r/${post.subreddit}` };
+    } catch (error) {
+      if (error instanceof RedditUnavailableError) throw generateErrors.redditUnavailable(error.message);
+      throw error;
+    }
+  }
+
+  async function settle(row: GenerationRow, change: Partial<GenerationRow> & { refund: number }) {
+    const { refund, ...rest } = change;
+    return transaction(db, async (trx) => {
+      const settled = await createGenerationsRepository(trx).settle(row.id, {
+        status: rest.status ?? 'failed',
+        title: rest.title ?? null,
+        body: rest.body ?? null,
+        model: rest.model ?? null,
+        usage: rest.usage ?? null,
+        error: rest.error ?? null,
+        charged: row.charged - refund,
+        completed_at: clock().toISOString(),
+      });
+      const credits = createCreditsRepository(trx);
+      if (settled && refund > 0) {
+        const at = clock().toISOString();
+        await credits.apply({ accountId: row.account_id, kind: 'refund', amount: refund, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
+      }
+      return { settled, balance: (await credits.balanceOf(row.account_id)) ?? 0 };
+    });
+  }
+
+  return {
+    async generate(caller: Caller, body: GenerateBody) {
+      checkShape(body);
+      if (!llm) throw generateErrors.notConfigured();
+      const post = body.type === 'reply' ? await findPost(caller.accountId, body.post_id!) : null;
+      const subreddit = post ? post.subreddit : `r/${body.subreddit!.slice(2)}`;
+      const now = clock();
+      const row: GenerationRow = {
+        id: newId('gen', now, random),
+        account_id: caller.accountId,
+        key_id: caller.keyId,
+        status: 'running',
+        type: body.type,
+        request: JSON.stringify(body),
+        post_id: body.post_id ?? null,
+        subreddit,
+        title: null,
+        body: null,
+        model: null,
+        usage: null,
+        price,
+        charged: price,
+        error: null,
+        lease_expires_at: new Date(now.getTime() + GENERATION_LEASE_MS).toISOString(),
+        created_at: now.toISOString(),
+        completed_at: null,
+      };
+      // Charged with its record in one transaction, as a scrape is: a crash leaves a leased row to refund.
+      await transaction(db, async (trx) => {
+        await chargeIn(createCreditsRepository(trx), { accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
+        await createGenerationsRepository(trx).insert(row);
+      });
+
+      const prompt = buildPrompt({ type: body.type, subreddit, post, instructions: body.instructions.trim(), tone: body.tone, maxLength: body.max_length });
+      let completion;
+      try {
+        completion = await llm.complete(prompt);
+      } catch (error) {
+        const message = error instanceof LlmUnavailableError ? error.message : 'the generation failed unexpectedly';
+        await settle(row, { status: 'failed', error: message, refund: price });
+        if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
+        throw error;
+      }
+      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
+      const { balance } = await settle(row, {
+        status: 'completed',
+        title: draft.title,
+        body: clip(draft.body, body.max_length),
+        model: completion.model,
+        usage: JSON.stringify(completion.usage),
+        refund: 0,
+      });
+      return toGenerationView((await generations.findForAccount(caller.accountId, row.id))!, balance);
+    },
+
+    async get(accountId: string, id: string) {
+      const row = await generations.findForAccount(accountId, id);
+      if (!row) throw generateErrors.notFound();
+      return toGenerationView(row);
+    },
+
+    /** Refunds generations whose process died mid-call (lease expired). Returns how many were settled. */
+    async recoverAbandoned(): Promise<number> {
+      let count = 0;
+      for (const row of await generations.findAbandoned(clock().toISOString())) {
+        const error = 'the service stopped before the generation finished; the charge was refunded';
+        if ((await settle(row, { status: 'failed', error, refund: row.charged })).settled) count += 1;
+      }
+      return count;
+    },
+  };
+}
+
+export type GenerateUsecases = ReturnType<typeof createGenerateUsecases>;

@@ -1,0 +1,39 @@
+import type { Insertable } from 'kysely';
+import type { Database, WebhookDeliveriesTable } from '../../app/database.ts';
+
+export const createWebhooksRepository = (db: Database) => ({
+  async insertDelivery(row: Insertable<WebhookDeliveriesTable>) {
+    await db.insertInto('webhook_deliveries').values(row).execute();
+  },
+
+  findDelivery: (id: string) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  async recordAttempt(
+    deliveryId: string,
+    attempt: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number },
+    outcome: { status: 'pending' | 'delivered' | 'failed'; delivered_at: string | null },
+  ) {
+    await db.insertInto('webhook_attempts').values({ delivery_id: deliveryId, ...attempt }).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ ...outcome, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', deliveryId)
+      .execute();
+  },
+
+  secretOf: (accountId: string) =>
+    db.selectFrom('accounts').select('webhook_secret').where('id', '=', accountId).executeTakeFirst(),
+
+  /** Sets the secret only if none exists, so two instances racing to create one agree on the first. */
+  async setSecretIfMissing(accountId: string, secret: string) {
+    await db.updateTable('accounts').set({ webhook_secret: secret }).where('id', '=', accountId).where('webhook_secret', 'is', null).execute();
+  },
+
+  listDeliveries: (accountId: string, limit: number) =>
+    db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit).execute(),
+
+  listAttempts: (deliveryIds: string[]) =>
+    deliveryIds.length === 0
+      ? Promise.resolve([])
+      : db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute(),
+});

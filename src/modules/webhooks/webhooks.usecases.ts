@@ -1,0 +1,109 @@
+import type { Database } from '../../app/database.ts';
+import { newId } from '../../app/ids.ts';
+import type { JobQueue } from '../../app/jobs.ts';
+import type { RandomBytes } from '../keys/keys.tokens.ts';
+import { createWebhooksRepository } from './webhooks.repository.ts';
+import { newWebhookSecret, signWebhook } from './webhooks.signing.ts';
+import { assertDeliverableUrl, type WebhookUrlPolicy } from './webhooks.urls.ts';
+
+export const WEBHOOK_QUEUE = 'webhook';
+/** With doubling delays from WEBHOOK_RETRY_DELAY_SECONDS (30 s), 12 retries span more than 24 hours. */
+export const WEBHOOK_RETRIES = 12;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+export function createWebhooksUsecases(deps: {
+  db: Database;
+  jobs: JobQueue;
+  clock: () => Date;
+  random: RandomBytes;
+  policy: WebhookUrlPolicy;
+  retryDelaySeconds: number;
+}) {
+  const { db, jobs, clock, random, policy } = deps;
+  const webhooks = createWebhooksRepository(db);
+
+  async function secretFor(accountId: string): Promise<string> {
+    const current = (await webhooks.secretOf(accountId))?.webhook_secret;
+    if (current) return current;
+    await webhooks.setSecretIfMissing(accountId, newWebhookSecret(random));
+    return (await webhooks.secretOf(accountId))!.webhook_secret!;
+  }
+
+  return {
+    assertUrl: (url: string) => assertDeliverableUrl(url, policy).then(() => undefined),
+    secretFor,
+
+    /** Records the event and queues its delivery; the job retries with doubling delays for over a day. */
+    async enqueue(event: { accountId: string; scrapeId: string; url: string; type: string; data: unknown }) {
+      const now = clock();
+      const id = newId('msg', now, random);
+      const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
+      await webhooks.insertDelivery({
+        id,
+        account_id: event.accountId,
+        scrape_id: event.scrapeId,
+        url: event.url,
+        event_type: event.type,
+        payload,
+        status: 'pending',
+        attempts: 0,
+        created_at: now.toISOString(),
+        delivered_at: null,
+      });
+      await jobs.send(WEBHOOK_QUEUE, { delivery_id: id }, {
+        retryLimit: WEBHOOK_RETRIES,
+        retryDelaySeconds: deps.retryDelaySeconds,
+        expireSeconds: 60,
+      });
+    },
+
+    /** One delivery attempt (the job handler). Throws on failure so the queue retries later. */
+    async deliver(deliveryId: string): Promise<void> {
+      const delivery = await webhooks.findDelivery(deliveryId);
+      if (!delivery || delivery.status !== 'pending') return;
+      const started = clock();
+      const timestamp = Math.floor(started.getTime() / 1000);
+      let statusCode: number | null = null;
+      let error: string | null = null;
+      try {
+        // Checked again at each attempt: a host name may resolve elsewhere than it did at submit time.
+        await assertDeliverableUrl(delivery.url, policy);
+        const response = await fetch(delivery.url, {
+          method: 'POST',
+          redirect: 'manual',
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'subpilot-webhooks/1',
+            'webhook-id': delivery.id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload),
+          },
+          body: delivery.payload,
+        });
+        statusCode = response.status;
+        await response.body?.cancel();
+        if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
+      } catch (cause) {
+        error = (cause as Error).message ?? 'delivery failed';
+      }
+      const ok = error === null;
+      const lastTry = delivery.attempts + 1 > WEBHOOK_RETRIES;
+      const finished = clock();
+      await webhooks.recordAttempt(
+        delivery.id,
+        { attempted_at: started.toISOString(), status_code: statusCode, error, duration_ms: finished.getTime() - started.getTime() },
+        { status: ok ? 'delivered' : lastTry ? 'failed' : 'pending', delivered_at: ok ? finished.toISOString() : null },
+      );
+      if (!ok && !lastTry) throw new Error(`webhook delivery failed: ${error}`);
+    },
+
+    async recentDeliveries(accountId: string, limit = 50) {
+      const deliveries = await webhooks.listDeliveries(accountId, limit);
+      const attempts = await webhooks.listAttempts(deliveries.map((d) => d.id));
+      return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.delivery_id === d.id) }));
+    },
+  };
+}
+
+export type WebhooksUsecases = ReturnType<typeof createWebhooksUsecases>;

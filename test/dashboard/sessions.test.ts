@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { csrfIn, DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
+import { engines } from '../support/engines.ts';
+
+const PASSWORD = 'correct horse battery';
+const sessionCookieOf = (setCookies: string[]) => setCookies.find((c) => c.startsWith('subpilot_session='));
+
+describe.each(engines)('dashboard sessions and log-in on %s', (engine) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(engine);
+  });
+  afterAll(() => app.close());
+  const client = () => new DashboardClient(app.url);
+
+  it('sign-up starts a session whose cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
+    const browser = client();
+    const response = await browser.signUp(uniqueEmail());
+    expect(response.status).toBe(303);
+    expect(response.location).toBe('/dashboard/keys');
+    const cookie = sessionCookieOf(response.setCookies)!;
+    expect(cookie).toMatch(/^subpilot_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).not.toContain('Secure');
+    expect((await browser.get('/dashboard/keys')).status).toBe(200);
+  });
+
+  it('the database keeps the SHA-256 of the session id, never the id', async () => {
+    const browser = client();
+    await browser.signUp(uniqueEmail());
+    const id = browser.cookies.get('subpilot_session')!;
+    const rows = await app.database.db.selectFrom('sessions').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(id);
+    const { createHash } = await import('node:crypto');
+    expect(rows.map((r) => r.id_hash)).toContain(createHash('sha256').update(id).digest('hex'));
+  });
+
+  it('log-in rotates the session: a new id, and the old one no longer works', async () => {
+    const email = uniqueEmail();
+    const browser = client();
+    await browser.signUp(email, PASSWORD);
+    const before = browser.cookies.get('subpilot_session')!;
+    // Take the log-in form as an anonymous visitor, then post it while still holding the old session.
+    browser.cookies.delete('subpilot_session');
+    const form = await browser.get('/dashboard/login');
+    browser.cookies.set('subpilot_session', before);
+    const response = await browser.post('/dashboard/login', { csrf: csrfIn(form.body), email, password: PASSWORD });
+    expect(response.status).toBe(303);
+    const after = browser.cookies.get('subpilot_session')!;
+    expect(after).not.toBe(before);
+    expect((await browser.get('/dashboard/keys')).status).toBe(200);
+    const old = client();
+    old.cookies.set('subpilot_session', before);
+    expect((await old.get('/dashboard/keys')).location).toBe('/dashboard/login');
+  });
+
+  it('an operator-made account (CLI, argon2id) can log in; one without a password cannot', async () => {
+    const withPassword = await app.services.accounts.createAccount(uniqueEmail('cli'), PASSWORD);
+    expect((await client().logIn(withPassword.email, PASSWORD)).location).toBe('/dashboard/keys');
+    const without = await app.services.accounts.createAccount(uniqueEmail('nopass'));
+    const refused = await client().logIn(without.email, 'anything at all');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Email or password is incorrect');
+  });
+
+  it('a wrong password and an unknown email get the same generic message', async () => {
+    const email = uniqueEmail();
+    await client().signUp(email, PASSWORD);
+    const wrong = await client().logIn(email, 'wrong password!');
+    const unknown = await client().logIn(uniqueEmail('nobody'), 'wrong password!');
+    for (const response of [wrong, unknown]) {
+      expect(response.status).toBe(400);
+      expect(response.body).toContain('Email or password is incorrect');
+      expect(sessionCookieOf(response.setCookies)).toBeUndefined();
+    }
+  });
+
+  it('log-out deletes the session row and clears the cookie', async () => {
+    const browser = client();
+    await browser.signUp(uniqueEmail());
+    const id = browser.cookies.get('subpilot_session')!;
+    const response = await browser.submit('/dashboard/keys', '/dashboard/logout', {});
+    expect(response.status).toBe(303);
+    expect(response.location).toBe('/dashboard/login');
+    expect(sessionCookieOf(response.setCookies)).toMatch(/^subpilot_session=;/);
+    const replay = client();
+    replay.cookies.set('subpilot_session', id);
+    expect((await replay.get('/dashboard/keys')).location).toBe('/dashboard/login');
+  });
+
+  it('the dashboard cookie never authenticates an /api/v1/ call (spec 5.2)', async () => {
+    const browser = client();
+    await browser.signUp(uniqueEmail());
+    const response = await app.api('GET', '/api/v1/balance', { headers: { cookie: browser.cookieHeader() } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('a weak password is refused at sign-up with a clear message', async () => {
+    const response = await client().signUp(uniqueEmail(), 'short');
+    expect(response.status).toBe(422);
+    expect(response.body).toContain('at least 10 characters');
+  });
+});
+
+describe.each(engines)('dashboard configuration on %s', (engine) => {
+  it('ALLOW_SIGNUP=false refuses the sign-up page and its POST, and creates nothing', async () => {
+    const app = await startTestApp(engine, { env: { ALLOW_SIGNUP: 'false' } });
+    try {
+      const browser = new DashboardClient(app.url);
+      expect((await browser.get('/dashboard/signup')).status).toBe(403);
+      const email = uniqueEmail('closed');
+      const response = await browser.submit('/dashboard/login', '/dashboard/signup', { email, password: PASSWORD });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain('Sign-up is switched off');
+      await expect(app.services.accounts.requireByEmail(email)).rejects.toMatchObject({ code: 'accounts.not_found' });
+      expect((await browser.get('/dashboard/login')).body).not.toContain('href="/dashboard/signup"');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with an https PUBLIC_URL the session cookie is Secure', async () => {
+    const app = await startTestApp(engine, { env: { PUBLIC_URL: 'https://dash.example.com' } });
+    try {
+      const response = await new DashboardClient(app.url).signUp(uniqueEmail());
+      const cookie = sessionCookieOf(response.setCookies)!;
+      expect(cookie).toContain('Secure');
+      expect(cookie).toContain('HttpOnly');
+      expect(cookie).toContain('SameSite=Lax');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a session past SESSION_TTL_HOURS redirects to log-in (pinned clock)', async () => {
+    let now = new Date('2030-01-01T00:00:00.000Z');
+    const app = await startTestApp(engine, { env: { SESSION_TTL_HOURS: '2' }, overrides: { clock: () => now } });
+    try {
+      const browser = new DashboardClient(app.url);
+      const response = await browser.signUp(uniqueEmail());
+      expect(sessionCookieOf(response.setCookies)).toContain('Max-Age=7200');
+      now = new Date('2030-01-01T01:59:59.000Z');
+      expect((await browser.get('/dashboard/keys')).status).toBe(200);
+      now = new Date('2030-01-01T02:00:00.000Z');
+      const expired = await browser.get('/dashboard/keys');
+      expect(expired.status).toBe(303);
+      expect(expired.location).toBe('/dashboard/login');
+      expect(await app.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
+    } finally {
+      await app.close();
+    }
+  });
+});

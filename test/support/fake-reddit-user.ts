@@ -1,0 +1,153 @@
+/**
+ * The user-context half of the fake Reddit (see fake-reddit.ts): the authorization-code and
+ * refresh-token grants, `GET /api/v1/me`, `POST /api/comment` and `POST /api/submit`, with Reddit's
+ * answer shapes: `{"json": {"errors": [[CODE, message, field]]}}` on 200 for refusals, 401 for a
+ * bad token, 403 for a forbidden place. `/api/v1/authorize` is only a URL: `approve()` stands in for
+ * the person clicking "Allow" and returns the code Reddit would append to the redirect.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface FakeComment {
+  id: string;
+  thing_id: string;
+  text: string;
+  author: string;
+}
+
+export interface FakeSubmission {
+  id: string;
+  sr: string;
+  title: string;
+  text: string;
+  author: string;
+}
+
+export interface FakeRedditUser {
+  approve(username: string, redirectUri: string): string;
+  /** Each refresh returns a new refresh token and retires the old one. */
+  rotateRefreshTokens: boolean;
+  /** `expires_in` of user access tokens. */
+  accessTokenLifetime: number;
+  /** Forgets every user access token (the next call answers 401), as after expiry. */
+  expireAccessTokens(): void;
+  /** Forgets every refresh token (the next refresh answers 400 invalid_grant), as after revocation. */
+  revokeRefreshTokens(): void;
+  /** Valid refresh token → username. */
+  refreshTokens: Map<string, string>;
+  grants: string[];
+  comments: FakeComment[];
+  submissions: FakeSubmission[];
+  /** The next comment or submit answers `status` with `body` (JSON) instead of posting. */
+  failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
+  /** The next comment or submit answers 200 `{"json": {"errors": [[code, message, field]]}}`. */
+  rejectNext(code: string, message: string, field: string): void;
+  /** Delay before answering comment and submit, in ms. */
+  delayMs: number;
+}
+
+type Send = (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
+
+export function createFakeRedditUser(options: { basicAuth: string; subredditExists: (name: string) => boolean; send: Send }) {
+  const { send } = options;
+  const codes = new Map<string, { username: string; redirectUri: string }>();
+  const accessTokens = new Map<string, string>();
+  const failures: { status: number; body: unknown; headers: Record<string, string> }[] = [];
+  let serial = 0;
+
+  const user: FakeRedditUser = {
+    approve(username, redirectUri) {
+      const code = `fake-code-${++serial}`;
+      codes.set(code, { username, redirectUri });
+      return code;
+    },
+    rotateRefreshTokens: false,
+    accessTokenLifetime: 3600,
+    expireAccessTokens: () => accessTokens.clear(),
+    revokeRefreshTokens: () => user.refreshTokens.clear(),
+    refreshTokens: new Map(),
+    grants: [],
+    comments: [],
+    submissions: [],
+    failNext(status, body = { message: 'fake failure', error: status }, headers = {}) {
+      failures.push({ status, body, headers });
+    },
+    rejectNext(code, message, field) {
+      failures.push({ status: 200, body: { json: { errors: [[code, message, field]] } }, headers: {} });
+    },
+    delayMs: 0,
+  };
+
+  const issue = (username: string, refreshToken: string | null) => {
+    const accessToken = `fake-user-token-${++serial}`;
+    accessTokens.set(accessToken, username);
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: user.accessTokenLifetime,
+      scope: 'identity read submit',
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    };
+  };
+  const newRefreshToken = (username: string) => {
+    const token = `fake-refresh-${username}-${++serial}-${Math.random().toString(36).slice(2)}`;
+    user.refreshTokens.set(token, username);
+    return token;
+  };
+
+  /** The token endpoint's user grants; false when the grant is not one of them. */
+  function grant(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): boolean {
+    const type = params.get('grant_type');
+    if (type !== 'authorization_code' && type !== 'refresh_token') return false;
+    user.grants.push(type);
+    if (req.headers.authorization !== options.basicAuth) return send(res, 401, { message: 'Unauthorized', error: 401 }), true;
+    if (type === 'authorization_code') {
+      const pending = codes.get(params.get('code') ?? '');
+      codes.delete(params.get('code') ?? '');
+      if (!pending || pending.redirectUri !== params.get('redirect_uri')) return send(res, 400, { error: 'invalid_grant' }), true;
+      send(res, 200, issue(pending.username, newRefreshToken(pending.username)));
+      return true;
+    }
+    const old = params.get('refresh_token') ?? '';
+    const username = user.refreshTokens.get(old);
+    if (!username) return send(res, 400, { error: 'invalid_grant' }), true;
+    if (!user.rotateRefreshTokens) return send(res, 200, issue(username, null)), true;
+    user.refreshTokens.delete(old);
+    send(res, 200, issue(username, newRefreshToken(username)));
+    return true;
+  }
+
+  const handles = (path: string) => path === '/api/v1/me' || path === '/api/comment' || path === '/api/submit';
+
+  function handle(req: IncomingMessage, res: ServerResponse, path: string, body: string) {
+    const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+    const username = scheme?.toLowerCase() === 'bearer' && token ? accessTokens.get(token) : undefined;
+    if (!username) return send(res, 401, { message: 'Unauthorized', error: 401 }, { 'www-authenticate': 'Bearer realm="reddit"' });
+    if (path === '/api/v1/me') return req.method === 'GET' ? send(res, 200, { name: username, id: `id_${username}` }) : send(res, 405, {});
+    if (req.method !== 'POST') return send(res, 405, { message: 'Method Not Allowed', error: 405 });
+    const answer = () => post(res, path, new URLSearchParams(body), username);
+    if (user.delayMs > 0) setTimeout(answer, user.delayMs);
+    else answer();
+  }
+
+  function post(res: ServerResponse, path: string, form: URLSearchParams, author: string) {
+    const failure = failures.shift();
+    if (failure) return send(res, failure.status, failure.body, failure.headers);
+    const errors = (code: string, message: string, field: string) => send(res, 200, { json: { errors: [[code, message, field]] } });
+    const text = form.get('text') ?? '';
+    if (!text.trim()) return errors('NO_TEXT', 'we need something here', 'text');
+    const id = (++serial).toString(36);
+    if (path === '/api/comment') {
+      if (text.length > 10_000) return errors('TOO_LONG', 'this is too long (max: 10000)', 'text');
+      const thingId = form.get('thing_id') ?? '';
+      user.comments.push({ id: `t1_${id}`, thing_id: thingId, text, author });
+      const permalink = `/r/fake/comments/${thingId.slice(3)}/_/${id}/`;
+      return send(res, 200, { json: { errors: [], data: { things: [{ kind: 't1', data: { id, name: `t1_${id}`, body: text, permalink, parent_id: thingId } }] } } });
+    }
+    const sr = form.get('sr') ?? '';
+    if (!options.subredditExists(sr)) return errors('SUBREDDIT_NOEXIST', "that subreddit doesn't exist", 'sr');
+    user.submissions.push({ id: `t3_${id}`, sr, title: form.get('title') ?? '', text, author });
+    send(res, 200, { json: { errors: [], data: { url: `https://www.reddit.com/r/${sr}/comments/${id}/post/`, drafts_count: 0, id, name: `t3_${id}` } } });
+  }
+
+  return { user, grant, handles, handle };
+}
