@@ -16,6 +16,9 @@ import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases, toScrapeView } from '../modules/scrape/scrape.usecases.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
+import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
+import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
+import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import type { Config } from './config.ts';
@@ -80,6 +83,14 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     },
   });
 
+  // Counters must be shared by every instance: Redis if given, else PostgreSQL; SQLite is one process.
+  const rateLimitStore = config.redisUrl
+    ? await createRedisStore(config.redisUrl)
+    : config.database.dialect === 'postgres'
+      ? createSqlStore(db)
+      : createMemoryStore();
+  const rateLimit = createRateLimitUsecases({ store: rateLimitStore, clock, perMinute: config.rateLimitPerMinute });
+
   /** Runs the background jobs in this process (`serve` without --no-worker, and `worker`). */
   async function startWorker() {
     await jobs.work(SCRAPE_QUEUE, config.jobs.concurrency, (data) => runner.run(String(data.scrape_id)));
@@ -118,6 +129,8 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       assertWebhookUrl: webhooks.assertUrl,
     }),
     scrapeRunner: runner,
+    rateLimit,
+    idempotency: createIdempotencyUsecases({ db, clock }),
     generate,
     publish,
     connections,
@@ -126,6 +139,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     ping: async () => void (await sql`select 1`.execute(db)),
     async close() {
       await jobs.stop();
+      await rateLimit.close();
       await db.destroy();
     },
   };

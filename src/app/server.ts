@@ -5,7 +5,9 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
-import { authenticateRequest } from '../modules/keys/keys.auth.ts';
+import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
+import { authenticateRequest, callerOf } from '../modules/keys/keys.auth.ts';
+import { rateLimitHeaders } from '../modules/ratelimit/ratelimit.usecases.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
@@ -99,6 +101,11 @@ export async function buildServer(
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticateRequest(services.keys));
+      // After the key, before the body: a throttled call costs nothing and reveals nothing.
+      api.addHook('onRequest', async (request, reply) => {
+        reply.headers(rateLimitHeaders(await services.rateLimit.check(callerOf(request).keyId)));
+      });
+      registerIdempotency(api, services.idempotency);
       // A POST without a body never reaches the JSON parser; treat it like a wrong content type.
       api.addHook('preValidation', async (request) => {
         if (request.method === 'POST' && request.body === undefined) {

@@ -18,6 +18,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.post(
     '/scrape',
     {
+      config: { idempotent: true },
       schema: {
         summary: 'Find Reddit posts in subreddits that match keywords (billable)',
         description:

@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from '../keys/keys.auth.ts';
+import type { IdempotencyUsecases } from './idempotency.usecases.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Billable POST routes: an Idempotency-Key header makes retries safe (Stripe semantics). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotencyKey: string | null;
+  }
+}
+
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied'];
+
+/**
+ * Runs after validation (a request that fails validation never started, so it keeps no key, as
+ * with Stripe) and before the handler; the answer is stored on its way out.
+ */
+export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyUsecases) {
+  app.decorateRequest('idempotencyKey', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers['idempotency-key'];
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    const claim = await idempotency.begin(callerOf(request).accountId, key, request.routeOptions.url ?? '', request.body);
+    if (claim.kind === 'proceed') {
+      request.idempotencyKey = key;
+      return;
+    }
+    return reply
+      .code(claim.response.status)
+      .headers({ ...claim.response.headers, 'idempotent-replayed': 'true' })
+      .serializer((payload: unknown) => String(payload))
+      .send(claim.response.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.idempotencyKey || !request.caller) return payload;
+    const headers = Object.fromEntries(
+      REPLAYED_HEADERS.flatMap((name) => {
+        const value = reply.getHeader(name);
+        return value === undefined ? [] : [[name, String(value)]];
+      }),
+    );
+    await idempotency.finish(request.caller.accountId, request.idempotencyKey, {
+      status: reply.statusCode,
+      headers,
+      body: typeof payload === 'string' ? payload : String(payload ?? ''),
+    });
+    return payload;
+  });
+}

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../app/database.ts';
+import { idempotencyErrors } from './idempotency.errors.ts';
+import { createIdempotencyRepository, type StoredResponse } from './idempotency.repository.ts';
+
+/** Stripe's window: a key answers with its first result for 24 hours. */
+export const KEY_TTL_MS = 24 * 3600_000;
+/** A request still "in flight" after this long died with its process; its key may be retried. */
+export const ABANDONED_AFTER_MS = 2 * 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export type Claim = { kind: 'proceed' } | { kind: 'replay'; response: StoredResponse };
+
+export function createIdempotencyUsecases(deps: { db: Database; clock: () => Date }) {
+  const { clock } = deps;
+  const keys = createIdempotencyRepository(deps.db);
+
+  return {
+    /** Decides whether this request runs, or replays the answer its key already has. */
+    async begin(accountId: string, key: string, route: string, body: unknown): Promise<Claim> {
+      if (!KEY_PATTERN.test(key)) throw idempotencyErrors.invalidKey();
+      const requestHash = createHash('sha256').update(`${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const now = clock();
+        const row = { account_id: accountId, key, route, request_hash: requestHash, created_at: now.toISOString() };
+        if (await keys.claim(row)) return { kind: 'proceed' };
+        const existing = await keys.find(accountId, key);
+        if (!existing) continue;
+        const age = now.getTime() - Date.parse(existing.created_at);
+        const stale = age > KEY_TTL_MS || (existing.status === 'in_flight' && age > ABANDONED_AFTER_MS);
+        if (stale) {
+          await keys.release(accountId, key, existing.created_at);
+          continue;
+        }
+        if (existing.request_hash !== requestHash) throw idempotencyErrors.keyReused();
+        if (existing.status === 'in_flight') throw idempotencyErrors.inProgress();
+        return {
+          kind: 'replay',
+          response: {
+            status: existing.response_status!,
+            headers: JSON.parse(existing.response_headers ?? '{}'),
+            body: existing.response_body ?? '',
+          },
+        };
+      }
+      throw idempotencyErrors.inProgress();
+    },
+
+    /** Stores the final answer; a 5xx (nothing was charged) frees the key for a retry instead. */
+    async finish(accountId: string, key: string, response: StoredResponse) {
+      if (response.status >= 500) await keys.release(accountId, key);
+      else await keys.complete(accountId, key, response);
+    },
+  };
+}
+
+export type IdempotencyUsecases = ReturnType<typeof createIdempotencyUsecases>;

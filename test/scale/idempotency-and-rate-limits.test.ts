@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { engines } from '../support/engines.ts';
+
+describe.each(engines)('Idempotency-Key on billable POSTs on %s', (engine) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(engine);
+    app.reddit.posts.push({ id: 'i1', subreddit: 'node', title: 'idempotent', created_utc: Math.floor(Date.now() / 1000) });
+  });
+  afterAll(() => app.close());
+
+  const scrape = (token: string, key: string, body: unknown) =>
+    app.api('POST', '/api/v1/scrape', { token, body, headers: { 'idempotency-key': key } });
+
+  it('50 concurrent identical requests with one key: one charge and one answer, replayed (or 409 while in flight)', async () => {
+    const { token, accountId } = await app.accountWithKey(10);
+    const body = { subreddits: ['r/node'], keywords: ['idempotent'] };
+    const first = await Promise.all(Array.from({ length: 50 }, () => scrape(token, 'order-42', body)));
+    const answers: string[] = [];
+    for (let response of first) {
+      while (response.status === 409) {
+        expect((await response.json()).code).toBe('idempotency.in_progress');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        response = await scrape(token, 'order-42', body);
+      }
+      expect(response.status).toBe(200);
+      answers.push(await response.text());
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect(await app.services.credits.balance(accountId)).toBe(9);
+    expect(await app.services.credits.ledgerSum(accountId)).toBe(9);
+    const replay = await scrape(token, 'order-42', body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(answers[0]);
+  });
+
+  it('the same key with a different body is a 422 and charges nothing', async () => {
+    const { token, accountId } = await app.accountWithKey(10);
+    expect((await scrape(token, 'k-1', { subreddits: ['r/node'], keywords: ['a'] })).status).toBe(200);
+    const reused = await scrape(token, 'k-1', { subreddits: ['r/node'], keywords: ['b'] });
+    expect(reused.status).toBe(422);
+    expect((await reused.json()).code).toBe('idempotency.key_reused');
+    expect(await app.services.credits.balance(accountId)).toBe(9);
+  });
+
+  it('keys are scoped to the account: another account may use the same key', async () => {
+    const a = await app.accountWithKey(5);
+    const b = await app.accountWithKey(5);
+    const body = { subreddits: ['r/node'], keywords: ['idempotent'] };
+    const first = await (await scrape(a.token, 'shared', body)).json();
+    const second = await (await scrape(b.token, 'shared', body)).json();
+    expect(second.id).not.toBe(first.id);
+    expect(await app.services.credits.balance(b.accountId)).toBe(4);
+  });
+
+  it('a request that fails validation keeps no key', async () => {
+    const { token } = await app.accountWithKey(5);
+    expect((await scrape(token, 'fix-me', { subreddits: ['bad'], keywords: ['a'] })).status).toBe(422);
+    expect((await scrape(token, 'fix-me', { subreddits: ['r/node'], keywords: ['a'] })).status).toBe(200);
+  });
+});
+
+describe.each(engines)('per-key rate limits on %s', (engine) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(engine, { env: { RATE_LIMIT_PER_MINUTE: '5' } });
+  });
+  afterAll(() => app.close());
+
+  it('every response carries RateLimit-Policy and RateLimit; past the limit a 429 with Retry-After', async () => {
+    const { token } = await app.accountWithKey(5);
+    for (let i = 0; i < 5; i++) {
+      const response = await app.api('GET', '/api/v1/balance', { token });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=60');
+      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key";r=${4 - i};t=\\d+$`));
+    }
+    const throttled = await app.api('GET', '/api/v1/balance', { token });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.headers.get('ratelimit')).toMatch(/r=0/);
+    expect((await throttled.json()).code).toBe('rate_limit.exceeded');
+  });
+
+  it('a throttled scrape costs nothing, is checked after the key and before the body, and other keys are not affected', async () => {
+    const { token, accountId } = await app.accountWithKey(5);
+    for (let i = 0; i < 5; i++) await app.api('GET', '/api/v1/balance', { token });
+    const throttled = await app.api('POST', '/api/v1/scrape', { token, body: '{broken json' });
+    expect(throttled.status).toBe(429);
+    expect(await app.services.credits.balance(accountId)).toBe(5);
+    expect((await app.api('GET', '/api/v1/balance', { token: `ak_live_${'1'.repeat(64)}` })).status).toBe(401);
+    const other = await app.accountWithKey(1);
+    expect((await app.api('GET', '/api/v1/balance', { token: other.token })).status).toBe(200);
+  });
+});
