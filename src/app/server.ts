@@ -130,6 +130,7 @@ export async function buildServer(
     keys: services.keys,
     credits: services.credits,
     scrape: services.scrape,
+    webhooks: services.webhooks,
     connections: services.connections,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,

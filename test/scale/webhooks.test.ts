@@ -80,3 +80,32 @@ describe('webhook URLs to this machine', () => {
     }
   });
 });
+
+describe('the dashboard Webhooks page', () => {
+  it('shows the account signing secret and each delivery with its attempts', async () => {
+    const { DashboardClient, uniqueEmail } = await import('../support/dashboard-client.ts');
+    const app = await startTestApp('sqlite', { env: { ALLOW_HTTP_WEBHOOKS: 'true' } });
+    const receiver = await startReceiver(0);
+    try {
+      app.reddit.posts.push({ id: 'wp1', subreddit: 'node', title: 'hooks', created_utc: Math.floor(Date.now() / 1000) });
+      const email = uniqueEmail('hooks');
+      const browser = new DashboardClient(app.url);
+      await browser.signUp(email);
+      const account = await app.services.accounts.requireByEmail(email);
+      await app.services.credits.grant(account.id, 5);
+      const { token } = await app.services.keys.createKey(account.id, 'hooks');
+      const body = { subreddits: ['r/node'], keywords: ['hooks'], webhook_url: receiver.url };
+      expect((await app.api('POST', '/api/v1/scrape', { token, body })).status).toBe(200);
+      await eventually(async () => (await app.services.webhooks.recentDeliveries(account.id))[0]?.status === 'delivered');
+
+      const pageHtml = (await browser.get('/dashboard/webhooks')).body;
+      expect(pageHtml).toContain(await app.services.webhooks.secretFor(account.id));
+      expect(pageHtml).toContain('scrape.completed');
+      expect(pageHtml).toContain('delivered');
+      expect(pageHtml).toMatch(/— 200/);
+    } finally {
+      await receiver.close();
+      await app.close();
+    }
+  });
+});

@@ -10,7 +10,9 @@ import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import { connectionsRoutes } from '../connections/connections.routes.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
+import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
+import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
@@ -23,6 +25,7 @@ export interface DashboardOptions {
   keys: KeysUsecases;
   credits: CreditsUsecases;
   scrape: ScrapeUsecases;
+  webhooks: WebhooksUsecases;
   /** The Connections page (Reddit identity for publishing); absent: no such page. */
   connections?: ConnectionsUsecases;
   allowSignup: boolean;
@@ -76,6 +79,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     member.addHook('preValidation', checkSessionCsrf);
     await member.register(keysRoutes, { keys: options.keys, sessions: options.sessions, publicUrl: options.publicUrl, policy });
     await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape });
+    await member.register(webhooksRoutes, { webhooks: options.webhooks });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
   });
 };

@@ -5,12 +5,13 @@ export interface Viewer {
   csrfToken: string;
 }
 
-type Section = 'keys' | 'credits' | 'scrapes' | 'connections';
+type Section = 'keys' | 'credits' | 'scrapes' | 'webhooks' | 'connections';
 
 const NAV: [Section, string, string][] = [
   ['keys', 'API keys', '/dashboard/keys'],
   ['credits', 'Credits', '/dashboard/credits'],
   ['scrapes', 'Scrapes', '/dashboard/scrapes'],
+  ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['connections', 'Connections', '/dashboard/connections'],
 ];
 
