@@ -181,7 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
       retryDelaySeconds: integer(env, 'WEBHOOK_RETRY_DELAY_SECONDS', 30, 1, 3600),
     },
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000_000),
     redisUrl: env.REDIS_URL ? redisUrl(env.REDIS_URL) : null,
   };
 }

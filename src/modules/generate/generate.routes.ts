@@ -8,6 +8,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
   app.post(
     '/generate',
     {
+      config: { idempotent: true },
       schema: {
         summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
         description:
