@@ -94,3 +94,29 @@ describe.each(engines)('per-key rate limits on %s', (engine) => {
     expect((await app.api('GET', '/api/v1/balance', { token: other.token })).status).toBe(200);
   });
 });
+
+const redisUrl = process.env.TEST_REDIS_URL;
+(redisUrl ? describe : describe.skip)('rate-limit counters in Redis (REDIS_URL)', () => {
+  it('two instances sharing one Redis count one key together', async () => {
+    const env = { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: redisUrl! };
+    const first = await startTestApp('sqlite', { env });
+    try {
+      const { token } = await first.accountWithKey(1);
+      const [key] = await first.services.keys.listKeys((await first.services.keys.authenticate([`Bearer ${token}`], [])).accountId);
+      const second = await startTestApp('sqlite', { env });
+      try {
+        // The second instance has its own database; only the Redis counter for this key id is shared.
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) statuses.push((await first.api('GET', '/api/v1/balance', { token })).status);
+        expect(statuses).toEqual([200, 200, 200, 200]);
+        const state = await second.services.rateLimit.check(key!.id).catch((error) => error);
+        expect(state.code).toBe('rate_limit.exceeded');
+        expect((await first.api('GET', '/api/v1/balance', { token })).status).toBe(429);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+});
