@@ -28,7 +28,8 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
         response: { 200: Type.Object({ balance: Type.Integer() }), ...problemResponses(401) },
       },
     },
-    async (request) => ({ balance: await credits.balance(callerOf(request).accountId) }),
+    // Read in the same statement that checked the key: current as of this request.
+    async (request) => ({ balance: callerOf(request).available }),
   );
 
   app.get(

@@ -1,4 +1,5 @@
-import type { Database } from '../../app/database.ts';
+import { sql } from 'kysely';
+import { precompiled, type Database } from '../../app/database.ts';
 
 export interface KeyRow {
   id: string;
@@ -12,57 +13,72 @@ export interface KeyRow {
 
 const KEY_COLUMNS = ['id', 'account_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
 
-export const createKeysRepository = (db: Database) => ({
-  async insert(row: KeyRow & { fingerprint: string }): Promise<void> {
-    await db.insertInto('api_keys').values(row).execute();
-  },
+export function createKeysRepository(db: Database) {
+  const findByFingerprint = precompiled<
+    { id: string; account_id: string; prefix: string; last_used_at: string | null; available: number },
+    [fingerprint: string]
+  >(
+    db,
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select(['k.id', 'k.account_id', 'k.prefix', 'k.last_used_at'])
+      .select(sql<number>`a.balance - a.held`.as('available'))
+      .where('k.fingerprint', '=', '')
+      .where('k.revoked_at', 'is', null),
+  );
 
-  async findActiveNamed(accountId: string, name: string) {
-    return db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('name', '=', name)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-  },
+  return {
+    async insert(row: KeyRow & { fingerprint: string }): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
 
-  /** The hot path of every API call: one indexed lookup by fingerprint, active keys only. */
-  async findActiveByFingerprint(fingerprint: string) {
-    return db
-      .selectFrom('api_keys')
-      .select(['id', 'account_id', 'prefix', 'last_used_at'])
-      .where('fingerprint', '=', fingerprint)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-  },
+    async findActiveNamed(accountId: string, name: string) {
+      return db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('name', '=', name)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+    },
 
-  async listByAccount(accountId: string): Promise<KeyRow[]> {
-    return db
-      .selectFrom('api_keys')
-      .select(KEY_COLUMNS)
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-  },
+    /**
+     * The hot path of every API call: one indexed lookup by fingerprint, active keys only. It also
+     * reads the account's spendable balance in the same statement, so a free balance read or a
+     * request that cannot be paid for needs no second query.
+     */
+    async findActiveByFingerprint(fingerprint: string) {
+      return (await findByFingerprint(fingerprint))[0];
+    },
 
-  async revoke(accountId: string, where: { name?: string; prefix?: string; id?: string }, at: string) {
-    let query = db
-      .updateTable('api_keys')
-      .set({ revoked_at: at })
-      .where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null);
-    if (where.id !== undefined) query = query.where('id', '=', where.id);
-    if (where.name !== undefined) query = query.where('name', '=', where.name);
-    if (where.prefix !== undefined) query = query.where('prefix', '=', where.prefix);
-    const result = await query.returning(KEY_COLUMNS).execute();
-    return result;
-  },
+    async listByAccount(accountId: string): Promise<KeyRow[]> {
+      return db
+        .selectFrom('api_keys')
+        .select(KEY_COLUMNS)
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
 
-  async touch(id: string, at: string): Promise<void> {
-    await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
-  },
-});
+    async revoke(accountId: string, where: { name?: string; prefix?: string; id?: string }, at: string) {
+      let query = db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null);
+      if (where.id !== undefined) query = query.where('id', '=', where.id);
+      if (where.name !== undefined) query = query.where('name', '=', where.name);
+      if (where.prefix !== undefined) query = query.where('prefix', '=', where.prefix);
+      const result = await query.returning(KEY_COLUMNS).execute();
+      return result;
+    },
+
+    async touch(id: string, at: string): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+  };
+}
 
 export type KeysRepository = ReturnType<typeof createKeysRepository>;

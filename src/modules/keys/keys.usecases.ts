@@ -8,6 +8,8 @@ export interface Caller {
   accountId: string;
   keyId: string;
   keyPrefix: string;
+  /** The account's spendable balance when the key was checked (balance less holds). */
+  available: number;
 }
 
 /** Names of query parameters that people use to pass keys; any of them refuses the call. */
@@ -63,7 +65,7 @@ export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Da
       if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) >= TOUCH_INTERVAL_MS) {
         await keys.touch(key.id, now.toISOString());
       }
-      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix };
+      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix, available: Number(key.available) };
     },
   };
 }

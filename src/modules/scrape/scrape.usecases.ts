@@ -5,6 +5,7 @@ import { newId } from '../../app/ids.ts';
 import type { JobQueue } from '../../app/jobs.ts';
 import { decodeCursor, toPage } from '../../app/pagination.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
+import { creditsErrors } from '../credits/credits.errors.ts';
 import { holdIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
@@ -88,6 +89,8 @@ export function createScrapeUsecases(deps: {
       if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
       const price = pricePerPair * request.subreddits.length * request.keywords.length;
+      // A balance already too small needs no write to refuse; the guarded hold below decides the rest.
+      if (caller.available < price) throw creditsErrors.insufficient(caller.available, price);
       const now = clock();
       const row: ScrapeRow = {
         id: newId('scr', now, random),

@@ -1,0 +1,14 @@
+import { sql } from 'kysely';
+import { loadConfig } from './src/app/config.ts';
+import { createServices } from './src/app/container.ts';
+import { buildServer } from './src/app/server.ts';
+const s = await createServices(loadConfig({ DATABASE_URL: 'sqlite:/tmp/pb.sqlite', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' }), { reddit: null });
+const acct = await s.accounts.createAccount(`x${Date.now()}@x.io`);
+const mode = process.argv[2];
+const caller = { accountId: acct.id, keyId: 'k', keyPrefix: 'p', available: 5 };
+if (mode === 'rawsql') (s.keys as any).authenticate = async () => { await sql`select 1`.execute(s.db); return caller; };
+if (mode === 'rawsel') (s.keys as any).authenticate = async () => { await sql`select balance from accounts where id = ${acct.id}`.execute(s.db); return caller; };
+if (mode === 'builder') (s.keys as any).authenticate = async () => { await s.db.selectFrom('accounts').select('balance').where('id', '=', acct.id).executeTakeFirst(); return caller; };
+const app = await buildServer(s);
+await app.listen({ port: 8096 });
+console.log('READY');
