@@ -3,6 +3,7 @@
  * instances (load split evenly between them), next to the same scenarios on SQLite with one
  * process, in one run. Prints req/s and each PostgreSQL figure's ratio to its SQLite counterpart.
  * Needs TEST_DATABASE_URL (or BENCH_DATABASE_URL) pointing at a PostgreSQL database it may write to.
+ * Rate-limit counters live in PostgreSQL unless BENCH_REDIS_URL is set (then in Redis).
  * Usage: npm run bench:scale [-- --seconds 10 --connections 50]
  */
 import { randomBytes } from 'node:crypto';
@@ -36,11 +37,14 @@ async function prepare(databaseUrl: string) {
 }
 
 const sqliteEnv = { DATABASE_URL: tempSqliteUrl() };
-const pgEnv = { DATABASE_URL: pgWithSchema.toString() };
+// BENCH_REDIS_URL moves the rate-limit counters of the PostgreSQL instances to Redis.
+const pgEnv: Record<string, string> = { DATABASE_URL: pgWithSchema.toString() };
+if (process.env.BENCH_REDIS_URL) pgEnv.REDIS_URL = process.env.BENCH_REDIS_URL;
 const [sqliteTokens, pgTokens] = [await prepare(sqliteEnv.DATABASE_URL), await prepare(pgEnv.DATABASE_URL)];
 const children = [];
 try {
-  process.stdout.write(`subpilot scale benchmark: ${connections} connections, ${seconds} s per scenario\n`);
+  const counters = pgEnv.REDIS_URL ? 'Redis' : 'PostgreSQL';
+  process.stdout.write(`subpilot scale benchmark: ${connections} connections, ${seconds} s per scenario, rate-limit counters in ${counters}\n`);
   const single = await startServer(sqliteEnv);
   children.push(single.child);
   const sqliteRows = [];
