@@ -45,7 +45,7 @@ export async function buildServer(
     logger:
       options.logger === false
         ? false
-        : { level: services.config.logLevel, stream: options.logStream, redact: ['req.headers.authorization'] },
+        : { level: services.config.logLevel, stream: options.logStream, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     clientErrorHandler: onClientError,
