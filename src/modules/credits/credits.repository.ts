@@ -99,11 +99,6 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     return row === undefined ? undefined : Number(row.available);
   },
 
-  async heldOf(accountId: string): Promise<number> {
-    const row = await db.selectFrom('accounts').select('held').where('id', '=', accountId).executeTakeFirst();
-    return Number(row?.held ?? 0);
-  },
-
   async ledgerSum(accountId: string): Promise<number> {
     const row = await db
       .selectFrom('credit_ledger')
