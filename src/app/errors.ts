@@ -16,7 +16,12 @@ export class AppError extends Error {
     headers?: Record<string, string>;
     cause?: unknown;
   }) {
+    // A 4xx is an expected answer, never logged with a stack; capturing one (async frames and all)
+    // was the single largest cost of the 401 and 402 paths under load.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (options.status < 500) Error.stackTraceLimit = 0;
     super(options.message, { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
     this.code = options.code;
     this.status = options.status;
