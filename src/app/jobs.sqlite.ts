@@ -61,21 +61,23 @@ export function createSqliteJobQueue(db: Database, clock: () => Date): JobQueue 
     return true;
   }
 
-  /** Fills each queue's free worker slots; a slot keeps working until its queue is empty. */
+  /**
+   * Starts one working slot per queue that has room; a slot that finds a job asks for another, so
+   * slots fill up only while there is work, and an idle queue costs one look per poll.
+   */
   function tick() {
     for (const worker of workers) {
-      while (!stopped && worker.running < worker.concurrency) {
-        worker.running += 1;
-        const run = (async () => {
-          while (!stopped && (await runOne(worker.handler, worker.queue)));
-        })()
-          .catch(() => undefined)
-          .finally(() => {
-            worker.running -= 1;
-            inFlight.delete(run);
-          });
-        inFlight.add(run);
-      }
+      if (stopped || worker.running >= worker.concurrency) continue;
+      worker.running += 1;
+      const run = (async () => {
+        while (!stopped && (await runOne(worker.handler, worker.queue))) setImmediate(tick);
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          worker.running -= 1;
+          inFlight.delete(run);
+        });
+      inFlight.add(run);
     }
   }
 

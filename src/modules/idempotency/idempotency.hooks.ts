@@ -15,15 +15,15 @@ declare module 'fastify' {
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied'];
 
 /**
- * Runs after validation (a request that fails validation never started, so it keeps no key, as
+ * Attached only to routes marked `idempotent`, so other calls do not pass through it. Runs after validation (a request that fails validation never started, so it keeps no key, as
  * with Stripe) and before the handler; the answer is stored on its way out.
  */
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyUsecases) {
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  const begin = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (typeof key !== 'string') return;
     const claim = await idempotency.begin(callerOf(request).accountId, key, request.routeOptions.url ?? '', request.body);
     if (claim.kind === 'proceed') {
       request.idempotencyKey = key;
@@ -34,9 +34,9 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
       .headers({ ...claim.response.headers, 'idempotent-replayed': 'true' })
       .serializer((payload: unknown) => String(payload))
       .send(claim.response.body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const finish = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!request.idempotencyKey || !request.caller) return payload;
     const headers = Object.fromEntries(
       REPLAYED_HEADERS.flatMap((name) => {
@@ -50,5 +50,11 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
       body: typeof payload === 'string' ? payload : String(payload ?? ''),
     });
     return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [begin, ...[route.preHandler ?? []].flat()];
+    route.onSend = [...[route.onSend ?? []].flat(), finish];
   });
 }
