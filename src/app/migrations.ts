@@ -1,7 +1,11 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from './database.ts';
 import { generatePublishMigration } from './migrations.generate-publish.ts';
+import { publishRecoveryMigration } from './migrations.publish-recovery.ts';
+import { redditBudgetMigration } from './migrations.reddit-budget.ts';
 import { scaleOutMigration } from './migrations.scale-out.ts';
+import { subredditDirectoryMigration } from './migrations.subreddits.ts';
+import { webhookSecretsMigration } from './migrations.webhook-secrets.ts';
 
 /** Both engines run the same migrations; the only dialect difference is the ledger's identity column. */
 const migrations: Record<string, Migration> = {
@@ -97,6 +101,10 @@ const migrations: Record<string, Migration> = {
   },
   '0003_generate_publish': generatePublishMigration,
   '0004_scale_out': scaleOutMigration,
+  '0005_subreddit_directory': subredditDirectoryMigration,
+  '0006_reddit_budget': redditBudgetMigration,
+  '0007_webhook_secrets': webhookSecretsMigration,
+  '0008_publish_recovery': publishRecoveryMigration,
 };
 
 export async function migrate(db: Database): Promise<void> {
