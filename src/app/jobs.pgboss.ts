@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { describeDatabaseError, type DatabaseLog } from './database.pool.ts';
 import type { JobHandler, JobOptions, JobQueue } from './jobs.ts';
 
 /**
@@ -11,7 +12,7 @@ export function pgBossSchemaFor(url: string): string {
   return searchPath ? `${searchPath}_pgboss` : 'pgboss';
 }
 
-export async function createPgBossJobQueue(url: string, leaseSeconds: number): Promise<JobQueue> {
+export async function createPgBossJobQueue(url: string, leaseSeconds: number, log: DatabaseLog): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString: url,
     schema: pgBossSchemaFor(url),
@@ -21,13 +22,20 @@ export async function createPgBossJobQueue(url: string, leaseSeconds: number): P
     monitorStateIntervalSeconds: 60,
     schedule: false,
   });
-  boss.on('error', () => undefined);
+  // pg-boss has its own pool: a lost connection, or a failed poll while the database is away, lands
+  // here. pg-boss carries on and reconnects; the line says why jobs paused.
+  boss.on('error', (error) => log.warn(describeDatabaseError(error), 'job queue (pg-boss) error; it retries'));
   await boss.start();
   const created = new Set<string>();
   const ensureQueue = async (queue: string) => {
     if (created.has(queue)) return;
-    await boss.createQueue(queue).catch(() => undefined);
-    created.add(queue);
+    try {
+      await boss.createQueue(queue);
+      created.add(queue);
+    } catch (error) {
+      // Another process creating it at the same moment is harmless; anything else resurfaces on send.
+      log.warn(describeDatabaseError(error), `could not create job queue ${queue}; will try again`);
+    }
   };
   const workerIds: string[] = [];
 

@@ -1,5 +1,6 @@
 import type { DatabaseTarget } from './config.ts';
 import type { Database } from './database.ts';
+import type { DatabaseLog } from './database.pool.ts';
 
 export interface JobOptions {
   /** Retries after the first attempt. */
@@ -41,11 +42,12 @@ export async function createJobQueue(
   db: Database,
   clock: () => Date,
   leaseSeconds: number,
+  log: DatabaseLog,
 ): Promise<JobQueue> {
   if (target.dialect === 'sqlite') {
     const { createSqliteJobQueue } = await import('./jobs.sqlite.ts');
     return createSqliteJobQueue(db, clock);
   }
   const { createPgBossJobQueue } = await import('./jobs.pgboss.ts');
-  return createPgBossJobQueue(target.url, leaseSeconds);
+  return createPgBossJobQueue(target.url, leaseSeconds, log);
 }

@@ -10,12 +10,17 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs `subpilot <args>` as a real child process; for `serve`, resolves once /healthz answers. */
-export async function startSubpilot(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startSubpilot(
+  args: string[],
+  env: Record<string, string>,
+  options: { onStdout?: (text: string) => void } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/subpilot.mjs', ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'inherit'],
   });
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => options.onStdout?.(text));
   const url = `http://127.0.0.1:${port}`;
   if (args[0] !== 'serve') return { url, child };
   for (let attempt = 0; attempt < 150; attempt++) {
