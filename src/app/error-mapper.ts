@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { describeDatabaseError, isDatabaseUnavailable } from './database.pool.ts';
 import { AppError, isAppError } from './errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -18,6 +19,9 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: 
     code: 'request.malformed_json',
     message: 'The request body is empty; send a JSON object.',
   },
+  // Fastify's own wording of these two repeats the URL, which may hold a key.
+  FST_ERR_BAD_URL: { status: 400, code: 'request.malformed', message: 'The URL is not valid: it has a bad percent-encoding.' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, code: 'not_found', message: 'No resource has an identifier that long.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     code: 'request.malformed',
@@ -43,16 +47,57 @@ export const problemBody = (error: AppError): Problem => ({
   ...error.extra,
 });
 
+/**
+ * A property name the caller sent may itself be a secret (a key pasted as a field or a query name),
+ * so a name is repeated only when it is short, identifier-like and does not look like a token.
+ */
+export function isHarmlessName(name: string): boolean {
+  return (
+    /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) &&
+    !/^(ak|sk|pk|rk|whsec|ghp|gho|github_pat|xox[a-z])_/i.test(name) &&
+    !/[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i.test(name)
+  );
+}
+
+/** A JSON pointer with every segment the schema did not name replaced by `*`. */
+function safePointer(pointer: string): string {
+  if (!pointer) return '/';
+  const segments = pointer.split('/').slice(1).map((raw) => raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return `/${segments.map((segment) => (/^\d{1,9}$/.test(segment) || isHarmlessName(segment) ? segment : '*')).join('/')}`;
+}
+
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/** Validation issues as `{path, message}`, worded without any request text that could hold a secret. */
+function validationErrors(issues: readonly ValidationIssue[]): { path: string; message: string }[] {
+  return issues.flatMap((issue) => {
+    // The validator reports an unknown property twice: at the property ("schema is false") and at its parent.
+    if (issue.keyword === 'boolean' && issue.schemaPath.endsWith('/additionalProperties')) return [];
+    const path = safePointer(issue.instancePath);
+    if (issue.keyword !== 'additionalProperties') return [{ path, message: issue.message ?? 'is not valid' }];
+    const names = (issue.params as { additionalProperties?: unknown }).additionalProperties;
+    return (Array.isArray(names) ? names : [undefined]).map((name) => ({
+      path,
+      message: typeof name === 'string' && isHarmlessName(name) ? `has an unknown property "${name}"` : 'has an unknown property',
+    }));
+  });
+}
+
 export function toAppError(error: FastifyError): AppError {
   if (isAppError(error)) return error;
   if (error.validation) {
-    const errors = error.validation.map((issue) => ({
-      path: issue.instancePath || '/',
-      message: issue.message ?? 'is not valid',
-    }));
+    const errors = validationErrors(error.validation);
     const where = error.validationContext === 'querystring' ? 'query string' : `request ${error.validationContext ?? 'body'}`;
     const summary = errors.map((e) => `${e.path} ${e.message}`).join('; ');
     return new AppError({ code: 'request.invalid', status: 422, message: `The ${where} is not valid: ${summary}.`, extra: { errors } });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError({
+      code: 'unavailable',
+      status: 503,
+      message: 'The database is not reachable right now; try again in a moment.',
+      headers: { 'retry-after': '5' },
+    });
   }
   const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (known) return new AppError(known);
@@ -63,7 +108,8 @@ export function toAppError(error: FastifyError): AppError {
 /** The one place where errors become HTTP replies (RFC 9457 problem+json). */
 export function sendProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error as FastifyError);
-  if (appError.status >= 500 && !isAppError(error)) request.log.error({ err: error }, 'unhandled error');
+  if (appError.code === 'internal') request.log.error({ err: error }, 'unhandled error');
+  else if (appError.code === 'unavailable' && !isAppError(error)) request.log.warn(describeDatabaseError(error), 'database unreachable');
   return reply
     .code(appError.status)
     .headers(appError.headers)

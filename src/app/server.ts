@@ -29,6 +29,9 @@ function rawProblem(error: AppError): string {
 function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
   if (!socket.writable) return socket.destroy();
   const code = error.code ?? '';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return socket.end(rawProblem(new AppError({ code: 'request.timeout', status: 408, message: 'The request was not received in time.' })));
+  }
   const malformedHeader = /HEADER|LF_EXPECTED|CR_EXPECTED|INVALID_CONSTANT|CHUNK/.test(code) && code !== 'HPE_HEADER_OVERFLOW';
   const reply = malformedHeader
     ? keysErrors.malformed('a header contains a line break or a control character')
@@ -49,13 +52,32 @@ export async function buildServer(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     clientErrorHandler: onClientError,
+    // A bad percent-encoding or an over-long path segment: our wording, not Fastify's (which repeats the URL).
+    frameworkErrors: sendProblem,
     return503OnClosing: true,
+    // Slow clients (headers or body trickled byte by byte) are cut off instead of holding sockets for ever.
+    requestTimeout: services.config.http.requestTimeoutMs,
+    keepAliveTimeout: services.config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: services.config.http.headersTimeoutMs,
+      // Node checks these timeouts every 30 s by default, which would stretch a 10 s limit to 40 s.
+      connectionsCheckingInterval: Math.min(1000, services.config.http.headersTimeoutMs),
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   app.setErrorHandler(sendProblem);
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(new AppError({ code: 'not_found', status: 404, message: `No route ${request.method} ${request.url.split('?')[0]}.` }), request, reply),
+    // The path is not repeated: it may hold a key pasted into the wrong place.
+    sendProblem(
+      new AppError({
+        code: 'not_found',
+        status: 404,
+        message: `No endpoint matches ${request.method} on this path; see /openapi.json for the endpoints.`,
+      }),
+      request,
+      reply,
+    ),
   );
   app.decorateRequest('caller', null);
   app.addSchema(problemSchema);
@@ -100,10 +122,11 @@ export async function buildServer(
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticateRequest(services.keys));
+      api.addHook('onRequest', authenticateRequest(services.keys, services.authFailures));
       // After the key, before the body: a throttled call costs nothing and reveals nothing.
       api.addHook('onRequest', async (request, reply) => {
-        reply.headers(rateLimitHeaders(await services.rateLimit.check(callerOf(request).keyId)));
+        const caller = callerOf(request);
+        reply.headers(rateLimitHeaders(await services.rateLimit.check(caller.keyId, caller.accountId)));
       });
       registerIdempotency(api, services.idempotency);
       // A POST without a body never reaches the JSON parser; treat it like a wrong content type.
