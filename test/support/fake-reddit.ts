@@ -7,16 +7,21 @@
  *   `grant_type=client_credentials` → `{ access_token, token_type: "bearer", expires_in: 86400, scope: "*" }`.
  *   Wrong credentials → 401 `{"message":"Unauthorized","error":401}`; other grant → 400
  *   `{"error":"unsupported_grant_type"}`.
- * - `GET /r/{a+b+...}/search`: needs `Authorization: bearer <issued token>` (else 401). Every subreddit
- *   in the path must be available: the first one that is not answers for the whole request (missing →
+ * - `GET /r/{a+b+...}/search`: needs `Authorization: bearer <issued token>` (else 401). As Reddit's
+ *   router does (r2 `set_subreddit`): a single name that is unavailable answers for itself (missing →
  *   302 to /subreddits/search.json?q=name, private → 403 `{"reason":"private"}`, quarantined → 403
- *   `{"reason":"quarantined"}`, banned → 404 `{"reason":"banned"}`). Matches posts whose title or
+ *   `{"reason":"quarantined"}`, banned → 404 `{"reason":"banned"}`, forbidden → a bare 403
+ *   `{"message":"Forbidden","error":403}`). A combined path silently drops missing names; if one name
+ *   is left it answers as that single subreddit, if none 404, otherwise it searches the public ones and
+ *   drops private, banned and quarantined ones just as silently (their posts are not viewable). Until
+ *   2026-11 this fake refused the whole combined request instead, which Reddit never did. Matches posts whose title or
  *   selftext contains any " OR "-separated term (case-insensitive; a quoted term is a phrase, an unquoted
  *   multi-word term needs all its words); with `restrict_sr=1` only posts of the path's subreddits,
  *   otherwise posts of every subreddit (as Reddit does). NSFW posts only with `include_over_18=on`.
  *   sort=new → created_utc desc; top and relevance → score desc, then created_utc desc. `t` is recorded
  *   but NOT applied (tests use fixed timestamps). Pages with `limit` (default 25, max 100) and `after`.
  * - `GET /r/{name}/about`: a t5 thing for public subreddits, otherwise the same error answers as search.
+ * - `GET /api/info?sr_name=a,b,c` and `blockApp(...)`: see fake-reddit-subreddits.ts.
  * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
  *   answers clients that do not identify themselves.
  * Every API answer (not the token endpoint) carries X-Ratelimit-Remaining/-Used/-Reset.
@@ -25,6 +30,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeRedditUser, type FakeRedditUser } from './fake-reddit-user.ts';
+import { postThing, searchListing } from './fake-reddit-listings.ts';
+import { sendBlockPage, subredditInfos } from './fake-reddit-subreddits.ts';
 
 export interface FakePost {
   /** Without "t3_". */
@@ -39,9 +46,12 @@ export interface FakePost {
   over_18?: boolean;
   /** Link target; defaults to the post's own permalink (a self post). */
   url?: string;
+  /** Fields sent as given, over the generated ones (what Reddit might send: a relative url, a bad date). */
+  raw?: Record<string, unknown>;
 }
 
-export type FakeSubredditState = 'public' | 'private' | 'banned' | 'quarantined';
+/** `forbidden`: refused without a reason, as on record for a quarantined subreddit (a bare 403). */
+export type FakeSubredditState = 'public' | 'private' | 'banned' | 'quarantined' | 'forbidden';
 
 export interface FakeRequest {
   method: string;
@@ -57,6 +67,10 @@ export interface FakeReddit {
   posts: FakePost[];
   /** Lower-case name → state. Names absent here but used by a post are public; all others are missing. */
   subreddits: Map<string, FakeSubredditState>;
+  /** Lower-case names of subreddits marked over 18. */
+  nsfwSubreddits: Set<string>;
+  /** Answers as Reddit does to an app it blocks ('html') or whose credentials it refuses (401/403); null: off. */
+  blockApp(mode: 'html' | 401 | 403 | null): void;
   /** The next `count` (default 1) API calls (not token calls) answer `status` with these headers. */
   failNext(status: number, count?: number, headers?: Record<string, string>): void;
   /** Every API call answers `status`; null turns it off. */
@@ -71,6 +85,8 @@ export interface FakeReddit {
   rateLimit: { remaining: number; reset: number } | null;
   requests: FakeRequest[];
   tokenRequests: number;
+  /** Children appended as they are to every search listing page (malformed ones, say). */
+  extraChildren: unknown[];
   /** The user-context endpoints (authorization code, refresh, me, comment, submit): see fake-reddit-user.ts. */
   user: FakeRedditUser;
   close(): Promise<void>;
@@ -88,6 +104,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
   const tokenFailures: number[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let failAlwaysStatus: number | null = null;
+  let blocked: 'html' | 401 | 403 | null = null;
   let issued = 0;
   let used = 0;
 
@@ -97,6 +114,10 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     clientSecret: CLIENT_SECRET,
     posts: [],
     subreddits: new Map(),
+    nsfwSubreddits: new Set(),
+    blockApp(mode) {
+      blocked = mode;
+    },
     failNext(status, count = 1, headers = {}) {
       for (let i = 0; i < count; i++) failures.push({ status, headers });
     },
@@ -113,6 +134,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     rateLimit: null,
     requests: [],
     tokenRequests: 0,
+    extraChildren: [],
     user: undefined as unknown as FakeRedditUser,
     close: () => close(),
   };
@@ -142,6 +164,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
       return [403, { reason: 'quarantined', quarantine_message: 'Quarantined.', message: 'Forbidden', error: 403 }];
     }
     if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
+    if (state === 'forbidden') return [403, { message: 'Forbidden', error: 403 }];
     return null;
   };
 
@@ -154,6 +177,8 @@ export async function startFakeReddit(): Promise<FakeReddit> {
 
   function handleToken(req: IncomingMessage, res: ServerResponse, body: string) {
     fake.tokenRequests++;
+    if (blocked === 401) return send(res, 401, { message: 'Unauthorized', error: 401 });
+    if (blocked === 403) return send(res, 403, { message: 'Forbidden', error: 403 });
     const failure = tokenFailures.shift();
     if (failure !== undefined) return send(res, failure, { message: 'fake failure', error: failure });
     const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
@@ -184,79 +209,34 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     if (scheme?.toLowerCase() !== 'bearer' || !token || !tokens.has(token)) {
       return send(res, 401, { message: 'Unauthorized', error: 401 }, { ...rate, 'www-authenticate': 'Bearer realm="reddit"' });
     }
+    if (url.pathname === '/api/info' && url.searchParams.has('sr_name')) {
+      const children = subredditInfos((url.searchParams.get('sr_name') ?? '').split(','), stateOf, about);
+      return send(res, 200, { kind: 'Listing', data: { after: null, dist: children.length, children, before: null } }, rate);
+    }
     if (url.pathname === '/api/info') {
       const ids = (url.searchParams.get('id') ?? '').split(',');
-      const found = fake.posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: thing(p) }));
+      const found = fake.posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: postThing(p) }));
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: found.length, children: found, before: null } }, rate);
     }
     const match = /^\/r\/([^/]+)\/(search|about)(?:\.json)?\/?$/.exec(url.pathname);
     if (!match) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
-    const names = decodeURIComponent(match[1]!).split('+').filter(Boolean);
-    for (const name of names) {
-      const refused = refusal(name);
+    const requested = decodeURIComponent(match[1]!).split('+').filter(Boolean);
+    // A combined path keeps the names that exist; what is left of it decides how Reddit answers.
+    const names = requested.length > 1 ? requested.filter((name) => stateOf(name) !== 'missing') : requested;
+    if (names.length === 0) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
+    if (names.length === 1) {
+      const refused = refusal(names[0]!);
       if (refused) return send(res, refused[0], refused[1], { ...rate, ...refused[2] });
     }
     if (match[2] === 'about') return send(res, 200, about(names[0]!), rate);
-    send(res, 200, search(names, url.searchParams), rate);
+    send(res, 200, searchListing(fake.posts, fake.extraChildren, names.filter((name) => stateOf(name) === 'public'), url.searchParams), rate);
   }
 
   function about(name: string): Json {
     const post = fake.posts.find((p) => p.subreddit.toLowerCase() === name.toLowerCase());
     const display = post?.subreddit ?? name;
-    return { kind: 't5', data: { display_name: display, display_name_prefixed: `r/${display}`, subreddit_type: 'public', over18: false, name: `t5_${display.toLowerCase()}` } };
-  }
-
-  function search(names: string[], params: URLSearchParams): Json {
-    const wanted = new Set(names.map((n) => n.toLowerCase()));
-    const restrict = params.get('restrict_sr') === '1' || params.get('restrict_sr') === 'on' || params.get('restrict_sr') === 'true';
-    const nsfw = params.get('include_over_18') === 'on' || params.get('include_over_18') === '1';
-    const terms = parseQuery(params.get('q') ?? '');
-    const sort = params.get('sort') ?? 'relevance';
-    const matches = fake.posts
-      .filter((p) => !restrict || wanted.has(p.subreddit.toLowerCase()))
-      .filter((p) => nsfw || !p.over_18)
-      .filter((p) => terms.some((term) => term(`${p.title}\n${p.selftext ?? ''}`.toLowerCase())))
-      .sort((a, b) =>
-        sort === 'new'
-          ? b.created_utc - a.created_utc
-          : (b.score ?? 0) - (a.score ?? 0) || b.created_utc - a.created_utc,
-      );
-    const limit = Math.min(100, Math.max(1, Number(params.get('limit')) || 25));
-    const after = params.get('after');
-    const start = after ? matches.findIndex((p) => `t3_${p.id}` === after) + 1 : 0;
-    const page = start === 0 && after ? [] : matches.slice(start, start + limit);
-    const more = start + page.length < matches.length && page.length > 0;
-    return {
-      kind: 'Listing',
-      data: {
-        after: more ? `t3_${page[page.length - 1]!.id}` : null,
-        dist: page.length,
-        modhash: '',
-        geo_filter: '',
-        children: page.map((p) => ({ kind: 't3', data: thing(p) })),
-        before: null,
-      },
-    };
-  }
-
-  function thing(p: FakePost): Json {
-    const permalink = `/r/${p.subreddit}/comments/${p.id}/${slug(p.title)}/`;
-    return {
-      name: `t3_${p.id}`,
-      id: p.id,
-      subreddit: p.subreddit,
-      subreddit_name_prefixed: `r/${p.subreddit}`,
-      title: p.title,
-      selftext: p.selftext ?? '',
-      author: p.author ?? 'fake_user',
-      url: p.url ?? `https://www.reddit.com${permalink}`,
-      is_self: p.url === undefined,
-      permalink,
-      created_utc: p.created_utc,
-      score: p.score ?? 1,
-      num_comments: p.num_comments ?? 0,
-      over_18: p.over_18 ?? false,
-    };
+    const data = { display_name: display, display_name_prefixed: `r/${display}`, subreddit_type: 'public', name: `t5_${display.toLowerCase()}` };
+    return { kind: 't5', data: { ...data, over18: fake.nsfwSubreddits.has(name.toLowerCase()), quarantine: false, subscribers: 1000, public_traffic: false } };
   }
 
   const server = createServer((req, res) => {
@@ -270,6 +250,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
         query: Object.fromEntries(url.searchParams),
         headers: { ...req.headers } as Record<string, string | undefined>,
       });
+      if (blocked === 'html') return sendBlockPage(res);
       if (req.method === 'POST' && url.pathname === '/api/v1/access_token') {
         return handleToken(req, res, Buffer.concat(chunks).toString('utf8'));
       }
@@ -298,25 +279,4 @@ export async function startFakeReddit(): Promise<FakeReddit> {
   }
 
   return fake;
-}
-
-/** " OR "-separated terms → predicates on lower-cased text. */
-function parseQuery(q: string): ((text: string) => boolean)[] {
-  return q
-    .split(/\s+OR\s+/)
-    .map((term) => term.trim())
-    .filter(Boolean)
-    .map((term) => {
-      const phrase = /^"(.*)"$/.exec(term);
-      if (phrase) {
-        const needle = phrase[1]!.toLowerCase();
-        return (text: string) => needle.length > 0 && text.includes(needle);
-      }
-      const words = term.toLowerCase().split(/\s+/);
-      return (text: string) => words.every((word) => text.includes(word));
-    });
-}
-
-function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 50) || 'post';
 }

@@ -3,18 +3,20 @@
  * app-only OAuth, pages through results, and reports subreddits it could not search instead of failing.
  * It neither filters nor sorts posts (the caller does) and never logs.
  */
-import { RedditUnavailableError, createRedditHttp, type RedditHttp } from './reddit.http.ts';
-import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
+import { RedditUnavailableError, createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
+import { isUnavailableStatus, parseListing, parseSubredditInfos, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import {
+  MAX_NAMES_PER_INFO,
   MAX_PAGE_SIZE,
   MAX_SUBREDDITS_PER_REQUEST,
   aboutPath,
   buildQueries,
   chunk,
   searchPath,
+  subredditInfoPath,
 } from './reddit.query.ts';
 
-export { RedditUnavailableError } from './reddit.http.ts';
+export { RedditBlockedError, RedditUnavailableError } from './reddit.http.ts';
 
 export interface RedditPost {
   /** "t3_abc123" (the listing's `name`). */
@@ -34,10 +36,29 @@ export interface RedditPost {
   num_comments: number;
   /** over_18 */
   nsfw: boolean;
+  /** The title or body was longer than Reddit's limit (reddit.content.ts LIMITS) and was cut. */
+  truncated: boolean;
 }
 
-export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined';
+/** A listing child that should have been a post but could not be read; `problem` names the field. */
+export interface SkippedItem {
+  /** "t3_…" when it had a readable id. */
+  id: string | null;
+  problem: string;
+}
 
+/** `forbidden`: Reddit refused it without naming a reason. */
+export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined' | 'forbidden';
+
+export interface SubredditDescription {
+  /** As asked (without "r/"). */
+  name: string;
+  /** Reddit's spelling; the asked name when Reddit does not know it. */
+  displayName: string;
+  state: 'ok' | UnavailableReason;
+  /** Marked over 18 (false when unknown). */
+  nsfw: boolean;
+}
 export interface SearchInput {
   /** Names WITHOUT "r/", already de-duplicated. */
   subreddits: string[];
@@ -48,17 +69,26 @@ export interface SearchInput {
   /** Max posts wanted overall (1..500). */
   limit: number;
   includeNsfw: boolean;
+  /** The account the search runs for, so the shared Reddit budget is shared fairly; default the system. */
+  accountId?: string;
 }
 
 export interface SearchOutput {
   posts: RedditPost[];
   unavailable: { subreddit: string; reason: UnavailableReason }[];
+  /** Posts Reddit sent that could not be read and were left out (absent: none). */
+  skipped?: SkippedItem[];
 }
 
 export interface RedditClient {
   search(input: SearchInput): Promise<SearchOutput>;
   /** One post by its t3_ id, with the app-only token; null when Reddit does not know it. */
-  getPost(id: string): Promise<RedditPost | null>;
+  getPost(id: string, accountId?: string): Promise<RedditPost | null>;
+  /**
+   * The state of each named subreddit (names without "r/"), in as few requests as Reddit allows: one
+   * `/api/info?sr_name=` per 100 names, then an about page only for those that answer cannot settle.
+   */
+  describeSubreddits(names: string[]): Promise<SubredditDescription[]>;
 }
 
 export interface RedditClientOptions {
@@ -77,6 +107,8 @@ export interface RedditClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** ms clock, injectable. */
   now?: () => number;
+  /** The shared Reddit request budget (reddit.budget.ts); none: calls are not counted. */
+  budget?: RedditHttpOptions['budget'];
 }
 
 /** Safety stop for one keyword batch's pagination (Reddit serves at most ~1000 results anyway). */
@@ -96,18 +128,44 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
     maxRetries: options.maxRetries ?? 3,
     sleep: options.sleep ?? defaultSleep,
     now: options.now ?? Date.now,
+    budget: options.budget,
   });
   return {
     search: (input) => new Search(http, input).run(),
-    async getPost(id) {
-      const response = await http.get(`/api/info?id=${encodeURIComponent(id)}&raw_json=1`);
+    async getPost(id, accountId) {
+      const response = await http.get(`/api/info?id=${encodeURIComponent(id)}&raw_json=1`, accountId);
       if (response.status === 404) return null;
       if (response.status !== 200) {
         throw new RedditUnavailableError(`Reddit answered a post look-up with HTTP ${response.status}`, undefined, response.status);
       }
       return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
     },
+    describeSubreddits: (names) => describeSubreddits(http, names),
   };
+}
+
+async function describeSubreddits(http: RedditHttp, names: string[]): Promise<SubredditDescription[]> {
+  const described: SubredditDescription[] = [];
+  for (const batch of chunk(names, MAX_NAMES_PER_INFO)) {
+    const response = await http.get(subredditInfoPath(batch));
+    if (response.status !== 200) {
+      throw new RedditUnavailableError(`Reddit answered a subreddit look-up with HTTP ${response.status}`, undefined, response.status);
+    }
+    const infos = parseSubredditInfos(response.body);
+    for (const name of batch) {
+      const info = infos.get(name.toLowerCase());
+      let reason = info ? info.reason : 'not_found';
+      if (reason === undefined) {
+        const about = await http.get(aboutPath(name));
+        if (about.status >= 500 || about.status === 429) {
+          throw new RedditUnavailableError(`Reddit answered a subreddit's about page with HTTP ${about.status}`, undefined, about.status);
+        }
+        reason = reasonFromAbout(about.status, about.body);
+      }
+      described.push({ name, displayName: info?.displayName ?? name, state: reason ?? 'ok', nsfw: info?.nsfw ?? false });
+    }
+  }
+  return described;
 }
 
 type PageOutcome = { ok: true } | { ok: false; status: number; body: unknown };
@@ -116,6 +174,8 @@ type PageOutcome = { ok: true } | { ok: false; status: number; body: unknown };
 class Search {
   private readonly found = new Map<string, RedditPost>();
   private readonly unavailable: SearchOutput['unavailable'] = [];
+  /** Unreadable posts by id (those without one each count once), as pages can repeat them. */
+  private readonly skipped = new Map<string, SkippedItem>();
   /** About-page verdicts already fetched in this search (null = looks available). */
   private readonly verdicts = new Map<string, ReturnType<typeof reasonFromAbout>>();
   private readonly limit: number;
@@ -138,7 +198,7 @@ class Search {
         }
       }
     }
-    return { posts: [...this.found.values()], unavailable: this.unavailable };
+    return { posts: [...this.found.values()], unavailable: this.unavailable, skipped: [...this.skipped.values()] };
   }
 
   private full(): boolean {
@@ -195,13 +255,14 @@ class Search {
         includeNsfw: this.input.includeNsfw,
         after,
       });
-      const response = await this.http.get(path);
+      const response = await this.http.get(path, this.input.accountId);
       if (isUnavailableStatus(response.status)) return { ok: false, status: response.status, body: response.body };
       if (response.status !== 200) {
         const status = response.status;
         throw new RedditUnavailableError(`Reddit answered a search with unexpected HTTP ${status}`, undefined, status);
       }
       const listing = parseListing(response.body);
+      for (const item of listing.skipped) this.skipped.set(item.id ?? `#${this.skipped.size}`, item);
       let added = 0;
       for (const post of listing.posts) {
         if (this.full()) break;
@@ -218,7 +279,7 @@ class Search {
   private async probe(name: string): Promise<ReturnType<typeof reasonFromAbout>> {
     const key = name.toLowerCase();
     if (!this.verdicts.has(key)) {
-      const response = await this.http.get(aboutPath(name));
+      const response = await this.http.get(aboutPath(name), this.input.accountId);
       this.verdicts.set(key, reasonFromAbout(response.status, response.body));
     }
     return this.verdicts.get(key) ?? null;

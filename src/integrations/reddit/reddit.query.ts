@@ -78,6 +78,14 @@ export function searchPath(request: SearchRequest): string {
   return `${subredditPath(request.subreddits)}/search?${params.toString()}`;
 }
 
+/** Names one `/api/info?sr_name=` request describes (Reddit's page size for things by name). */
+export const MAX_NAMES_PER_INFO = 100;
+
+/** Path of one request that describes many subreddits by name. */
+export function subredditInfoPath(names: readonly string[]): string {
+  return `/api/info?${new URLSearchParams({ sr_name: names.join(','), raw_json: '1' }).toString()}`;
+}
+
 /** Path of a subreddit's about page, used to find out why a search failed. */
 export function aboutPath(subreddit: string): string {
   return `${subredditPath([subreddit])}/about?raw_json=1`;

@@ -1,0 +1,51 @@
+/**
+ * The fake Reddit's answers about subreddits as such, and about a blocked app.
+ *
+ * - `GET /api/info?sr_name=a,b,c`: a Listing of t5 things; names that do not exist are left out.
+ *   Private ones come back with `subreddit_type: "private"` and null counts; banned and forbidden ones
+ *   as a t5 "null right through" (name, id and type only); quarantined ones in full with
+ *   `quarantine: true` (as PRAW's recorded `test_info_sr_names`, redditwarp's "potentially
+ *   inaccessible" subreddits and Infinity's `/api/info` parser describe). `over18` is true for names in
+ *   `nsfwSubreddits`.
+ * - `blockApp('html')`: every call, the token endpoint included, answers Reddit's 2026 block page (403,
+ *   `Server: snooserv`, an HTML body saying "You've been blocked by network security");
+ *   `blockApp(401 | 403)`: the token endpoint refuses the app's credentials with that status.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FakeSubredditState } from './fake-reddit.ts';
+
+type Json = Record<string, unknown>;
+
+/** Reddit's 2026 answer to a client it blocks (karanb192/reddit-mcp-buddy PR #60). */
+export function sendBlockPage(res: ServerResponse): void {
+  res.writeHead(403, { 'content-type': 'text/html; charset=utf-8', server: 'snooserv' });
+  res.end(
+    '<!doctype html><html><head><title>Blocked</title></head><body><h1>whoa there, pardner!</h1>' +
+      "<p>You've been blocked by network security.</p></body></html>",
+  );
+}
+
+/** The children of an `/api/info?sr_name=` listing; `about` gives a public subreddit's full t5. */
+export function subredditInfos(
+  requested: string[],
+  stateOf: (name: string) => FakeSubredditState | 'missing',
+  about: (name: string) => Json,
+): Json[] {
+  const seen = new Set<string>();
+  const children: Json[] = [];
+  for (const name of requested) {
+    const lower = name.trim().toLowerCase();
+    const state = stateOf(lower);
+    if (!lower || seen.has(lower) || state === 'missing') continue;
+    seen.add(lower);
+    const full = about(lower).data as Json;
+    if (state === 'public' || state === 'quarantined') {
+      children.push({ kind: 't5', data: { ...full, quarantine: state === 'quarantined' } });
+      continue;
+    }
+    const type = state === 'private' ? 'private' : 'public';
+    const limited = { display_name: full.display_name, name: full.name, id: String(full.name).slice(3), subreddit_type: type };
+    children.push({ kind: 't5', data: { ...limited, title: null, subscribers: null, over18: null, public_traffic: null, quarantine: null } });
+  }
+  return children;
+}
