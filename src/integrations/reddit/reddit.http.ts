@@ -16,6 +16,22 @@ export class RedditUnavailableError extends Error {
   }
 }
 
+/**
+ * Reddit refuses this app itself, not one subreddit: its token endpoint answers 401/403 (credentials
+ * refused, app not approved), or an API call answers 403 with a page that is not JSON (since 2026 the
+ * "You've been blocked by network security" page, `Server: snooserv`). Retrying will not help; the
+ * operator must act. A subclass, so callers that only know "unavailable" still fail safe.
+ */
+export class RedditBlockedError extends RedditUnavailableError {
+  constructor(message: string, upstreamStatus: number) {
+    super(message, undefined, upstreamStatus);
+    this.name = 'RedditBlockedError';
+  }
+}
+
+/** A 403 whose body is not Reddit's JSON: the block page, not a subreddit's refusal. */
+const isBlockPage = (answer: { status: number; text: string }) => answer.status === 403 && parseJson(answer.text) === null;
+
 export interface RedditHttpOptions {
   clientId: string;
   clientSecret: string;
@@ -26,6 +42,8 @@ export interface RedditHttpOptions {
   maxRetries: number;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
+  /** The shared request budget (reddit.budget.ts): every API call takes a slot for its consumer first. */
+  budget?: { take(consumer: string): Promise<void> };
 }
 
 export interface ApiResponse {
@@ -36,8 +54,11 @@ export interface ApiResponse {
 }
 
 export interface RedditHttp {
-  /** GET `path` (relative to apiUrl, starting with "/"); redirects are returned, not followed. */
-  get(path: string): Promise<ApiResponse>;
+  /**
+   * GET `path` (relative to apiUrl, starting with "/"); redirects are returned, not followed.
+   * `consumer`: the account the call is made for (default the system), for the shared budget.
+   */
+  get(path: string, consumer?: string): Promise<ApiResponse>;
 }
 
 const BASE_BACKOFF_MS = 500;
@@ -147,7 +168,8 @@ export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
       }),
     );
     if (answer.status === 401 || answer.status === 403) {
-      throw new RedditUnavailableError('Reddit rejected the configured client credentials', undefined, answer.status);
+      const why = isBlockPage(answer) ? 'answered with its "blocked" page' : 'rejected the configured client credentials';
+      throw new RedditBlockedError(`Reddit's token endpoint ${why} (HTTP ${answer.status})`, answer.status);
     }
     if (answer.status !== 200) {
       throw new RedditUnavailableError(`Reddit's token endpoint answered HTTP ${answer.status}`, undefined, answer.status);
@@ -171,11 +193,12 @@ export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
     return pendingToken;
   }
 
-  async function get(path: string): Promise<ApiResponse> {
+  async function get(path: string, consumer = 'system'): Promise<ApiResponse> {
     for (let renewed = false; ; renewed = true) {
       let used = '';
       const answer = await withRetries('Reddit', async () => {
         await respectRateLimit();
+        await options.budget?.take(consumer);
         used = await getToken();
         const result = await attempt(`${options.apiUrl}${path}`, {
           method: 'GET',
@@ -187,8 +210,9 @@ export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
       if (answer.status === 401) {
         if (token?.value === used) token = null;
         if (!renewed) continue;
-        throw new RedditUnavailableError('Reddit rejected a freshly issued access token', undefined, 401);
+        throw new RedditBlockedError('Reddit rejected a freshly issued access token (HTTP 401)', 401);
       }
+      if (isBlockPage(answer)) throw new RedditBlockedError('Reddit answered HTTP 403 with its "blocked" page instead of JSON', 403);
       return { status: answer.status, headers: answer.headers, body: parseJson(answer.text) };
     }
   }

@@ -20,5 +20,20 @@ export const scrapeErrors = {
       extra: { scrape_id: scrapeId },
       headers: retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},
     }),
+  /**
+   * Reddit refuses the app itself (blocked, not approved, credentials refused). 503 like
+   * `scrape.not_configured`: this server cannot scrape until its operator acts, and no Retry-After,
+   * because waiting does not fix it; 502 would say Reddit's answer was faulty, and it was not.
+   */
+  redditBlocked: (scrapeId: string, reason: string | null) =>
+    new AppError({
+      code: 'scrape.reddit_blocked',
+      status: 503,
+      message:
+        `The scrape failed: ${reason ?? "Reddit refuses this server's app"}. This is not about the subreddits: ` +
+        "nothing was charged. The operator should check that the server's Reddit app is approved for API access, " +
+        'that REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET belong to it, and that REDDIT_USER_AGENT is a descriptive User-Agent.',
+      extra: { scrape_id: scrapeId },
+    }),
   notFound: () => new AppError({ code: 'scrape.not_found', status: 404, message: 'No scrape with this id in your account.' }),
 };
