@@ -18,7 +18,7 @@ function redditCard(view: ConnectionsPage): Html {
   }
   if (view.reddit) {
     return html`<dl class="facts">
-    <dt>Reddit user</dt><dd><strong>u/${view.reddit.username}</strong></dd>
+    <dt>Reddit user</dt><dd><strong>u/<bdi>${view.reddit.username}</bdi></strong></dd>
     <dt>Permissions</dt><dd>${view.reddit.scope}</dd>
     <dt>Connected</dt><dd>${when(view.reddit.connected_at)}</dd>
   </dl>

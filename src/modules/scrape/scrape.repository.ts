@@ -28,7 +28,7 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
   async settle(
     id: string,
     attempt: number,
-    change: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'charged' | 'error' | 'completed_at'>,
+    change: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'skipped' | 'charged' | 'error' | 'completed_at'>,
   ): Promise<boolean> {
     const result = await db
       .updateTable('scrapes')
@@ -48,7 +48,7 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
   async page(accountId: string, limit: number, beforeId?: string) {
     let query = db
       .selectFrom('scrapes')
-      .select(['id', 'status', 'request', 'unavailable', 'charged', 'error', 'webhook_url', 'created_at', 'completed_at'])
+      .select(['id', 'status', 'request', 'unavailable', 'skipped', 'charged', 'error', 'webhook_url', 'created_at', 'completed_at'])
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
       .limit(limit + 1);

@@ -1,9 +1,11 @@
 import type { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
 import type { JobsConfig } from '../../app/config.ts';
 import { transaction, type Database } from '../../app/database.ts';
 import type { JobQueue } from '../../app/jobs.ts';
-import { RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
+import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { selectResults, type ScrapeRequest } from './scrape.matching.ts';
 import { createScrapesRepository, type ScrapeRow } from './scrape.repository.ts';
 
@@ -16,6 +18,30 @@ export interface ScrapeSettled {
   status: 'completed' | 'failed';
   upstreamStatus?: number;
   retryAfterSeconds?: number;
+  /** Reddit refuses the app itself (RedditBlockedError). */
+  blocked?: boolean;
+}
+
+type Unavailable = { subreddit: string; reason: string };
+
+/** Starts the stored `error` of a scrape failed because Reddit refuses the app, so any process can tell. */
+export const BLOCKED_ERROR_PREFIX = "Reddit refuses this server's app: ";
+
+/**
+ * Splits the requested subreddits (without "r/") by what the directory says: those worth searching, and
+ * the others with their reason. An NSFW subreddit is skipped (reason `nsfw`) unless NSFW posts are
+ * wanted, as its posts would all be dropped anyway: it is not charged for nothing.
+ */
+export function chooseSubreddits(names: string[], entries: SubredditEntry[], includeNsfw: boolean) {
+  const searchable: string[] = [];
+  const skipped: Unavailable[] = [];
+  names.forEach((name, i) => {
+    const entry = entries[i]!;
+    if (entry.state !== 'ok') skipped.push({ subreddit: name, reason: entry.state });
+    else if (entry.nsfw && !includeNsfw) skipped.push({ subreddit: name, reason: 'nsfw' });
+    else searchable.push(name);
+  });
+  return { searchable, skipped };
 }
 
 export const scrapeJobOptions = (jobs: JobsConfig) => ({
@@ -28,23 +54,28 @@ export const scrapeJobOptions = (jobs: JobsConfig) => ({
 export function createScrapeRunner(deps: {
   db: Database;
   reddit: RedditClient | null;
+  /** Asked before any search, so only subreddits known to be available are searched and charged. */
+  subreddits: SubredditsUsecases;
   clock: () => Date;
   jobs: JobQueue;
   jobsConfig: JobsConfig;
   pricePerPair: number;
   events: EventEmitter;
   onSettled: (row: ScrapeRow) => Promise<void>;
+  /** Skipped posts and unexpected failures, each line with the scrape id. */
+  log: Pick<Logger, 'warn' | 'error'>;
 }) {
   const { db, reddit, clock, jobs, jobsConfig, pricePerPair, events, onSettled } = deps;
   const scrapes = createScrapesRepository(db);
 
-  async function settle(row: ScrapeRow, outcome: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'error'> & { charge: number }) {
+  async function settle(row: ScrapeRow, outcome: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'skipped' | 'error'> & { charge: number }) {
     const now = clock().toISOString();
     const settled = await transaction(db, async (trx) => {
       const done = await createScrapesRepository(trx).settle(row.id, row.attempts, {
         status: outcome.status,
         results: outcome.results,
         unavailable: outcome.unavailable,
+        skipped: outcome.skipped,
         error: outcome.error,
         charged: outcome.charge,
         completed_at: now,
@@ -66,7 +97,7 @@ export function createScrapeRunner(deps: {
   }
 
   const failed = (row: ScrapeRow, error: string) =>
-    settle(row, { status: 'failed', results: null, unavailable: null, error, charge: 0 });
+    settle(row, { status: 'failed', results: null, unavailable: null, skipped: 0, error, charge: 0 });
 
   return {
     async run(scrapeId: string): Promise<void> {
@@ -85,19 +116,35 @@ export function createScrapeRunner(deps: {
       }
       const request = JSON.parse(row.request) as ScrapeRequest;
       try {
-        const output = await reddit.search({
-          subreddits: request.subreddits.map((s) => s.slice(2)),
+        const names = request.subreddits.map((s) => s.slice(2));
+        const { searchable, skipped } = chooseSubreddits(names, await deps.subreddits.lookup(names), request.include_nsfw);
+        const search = {
+          subreddits: searchable,
           keywords: request.keywords,
           sort: request.sort,
           time: request.time,
           limit: request.limit,
           includeNsfw: request.include_nsfw,
-        });
-        const unavailable = output.unavailable.map((u) => ({ subreddit: `r/${u.subreddit}`, reason: u.reason }));
+          accountId: row.account_id,
+        };
+        // A combined search drops unavailable names silently, so it runs only on names known to be fine.
+        const output = searchable.length > 0 ? await reddit.search(search) : { posts: [], unavailable: [] };
+        // A subreddit that changed since the directory last looked: keep the directory up to date.
+        for (const u of output.unavailable) await deps.subreddits.record(u.subreddit, u.reason);
+        const unavailable = [...skipped, ...output.unavailable]
+          .sort((a, b) => names.indexOf(a.subreddit) - names.indexOf(b.subreddit))
+          .map((u) => ({ subreddit: `r/${u.subreddit}`, reason: u.reason }));
+        // Posts Reddit sent that cannot be read are left out and counted; they never fail the scrape.
+        const unreadable = output.skipped ?? [];
+        if (unreadable.length > 0) {
+          const items = unreadable.slice(0, 20);
+          deps.log.warn({ scrape_id: row.id, skipped: unreadable.length, items }, 'posts Reddit sent could not be read and were skipped');
+        }
         await settle(row, {
           status: 'completed',
           results: JSON.stringify(selectResults(output.posts, request)),
           unavailable: JSON.stringify(unavailable),
+          skipped: unreadable.length,
           error: null,
           // Pairs of unavailable subreddits are not charged: only the rest of the hold is captured.
           charge: row.price - pricePerPair * unavailable.length * request.keywords.length,
@@ -105,14 +152,22 @@ export function createScrapeRunner(deps: {
         events.emit('settled', { id: row.id, status: 'completed' } satisfies ScrapeSettled);
       } catch (error) {
         const upstream = error instanceof RedditUnavailableError ? error : undefined;
-        await failed(row, upstream ? upstream.message : 'the scrape failed unexpectedly; the hold was released');
+        const blocked = error instanceof RedditBlockedError;
+        const reason = blocked ? `${BLOCKED_ERROR_PREFIX}${upstream!.message}` : upstream?.message;
+        await failed(row, reason ?? 'the scrape failed unexpectedly; the hold was released');
         events.emit('settled', {
           id: row.id,
           status: 'failed',
           upstreamStatus: upstream?.upstreamStatus,
           retryAfterSeconds: upstream?.retryAfterSeconds,
+          blocked,
         } satisfies ScrapeSettled);
-        if (!upstream) throw error;
+        if (!upstream) {
+          // Our own fault, not Reddit's: the operator needs the cause (never a request body or token).
+          const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
+          deps.log.error({ scrape_id: row.id, err: { name, message, stack } }, 'the scrape failed unexpectedly');
+          throw error;
+        }
       }
     },
 

@@ -56,6 +56,9 @@ const resultSchema = Type.Object({
   num_comments: Type.Integer(),
   nsfw: Type.Boolean(),
   matched_keywords: Type.Array(Type.String()),
+  truncated: Type.Optional(
+    Type.Boolean({ description: 'The title or body was over Reddit\'s limit (300 / 40,000 characters) and was cut' }),
+  ),
 });
 
 export const scrapeSchema = Type.Object({
@@ -70,6 +73,7 @@ export const scrapeSchema = Type.Object({
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   results: Type.Array(resultSchema),
   unavailable: Type.Array(Type.Object({ subreddit: Type.String(), reason: Type.String() })),
+  skipped: Type.Integer({ description: 'Posts Reddit sent that could not be read (a bad date, no id) and were left out' }),
   credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
   error: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),

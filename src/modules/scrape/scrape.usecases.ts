@@ -12,7 +12,7 @@ import type { RandomBytes } from '../keys/keys.tokens.ts';
 import { scrapeErrors } from './scrape.errors.ts';
 import { normalizeScrapeBody, type ScrapeRequest } from './scrape.matching.ts';
 import { createScrapesRepository, type ScrapeRow } from './scrape.repository.ts';
-import { SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
+import { BLOCKED_ERROR_PREFIX, SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
 
 /** How often a waiting request looks at the database, for scrapes run by another process. */
@@ -27,6 +27,7 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
     webhook_url: row.webhook_url,
     results: row.results ? JSON.parse(row.results) : [],
     unavailable: row.unavailable ? JSON.parse(row.unavailable) : [],
+    skipped: row.skipped,
     credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },
     error: row.error,
     created_at: row.created_at,
@@ -100,6 +101,7 @@ export function createScrapeUsecases(deps: {
         request: JSON.stringify(request),
         results: null,
         unavailable: null,
+        skipped: 0,
         price,
         charged: 0,
         error: null,
@@ -119,6 +121,10 @@ export function createScrapeUsecases(deps: {
       const settled = options.respondAsync ? undefined : await waitForSettled(row.id, jobsConfig.syncWaitMs);
       const stored = (await scrapes.findForAccount(caller.accountId, row.id))!;
       const balance = (await createCreditsRepository(db).balanceOf(caller.accountId)) ?? 0;
+      // `blocked` comes with news from this process's worker; the stored error tells it from any other's.
+      if (settled && stored.status === 'failed' && (settled.blocked || stored.error?.startsWith(BLOCKED_ERROR_PREFIX))) {
+        throw scrapeErrors.redditBlocked(row.id, stored.error);
+      }
       if (settled?.status === 'failed' && stored.status === 'failed') {
         throw scrapeErrors.upstreamUnavailable(row.id, stored.error, settled.upstreamStatus, settled.retryAfterSeconds);
       }

@@ -1,0 +1,101 @@
+/**
+ * What of a Reddit post is kept, and in which form. Reddit's JSON is outside input: a field can be any
+ * length, any type and any text, and it ends up stored, in API answers, in webhooks and in the dashboard.
+ * Pure functions, no I/O.
+ */
+
+export const REDDIT_ORIGIN = 'https://www.reddit.com';
+
+/**
+ * Reddit's own limits (title 300, self text 40,000, username 20, subreddit name 21, or 22 for a `u_`
+ * profile), in characters (code points). Text over its limit is cut (the post is marked `truncated`);
+ * a name over its limit is not a Reddit name at all. A link longer than `url` is refused, not cut.
+ */
+export const LIMITS = { title: 300, body: 40_000, author: 20, subreddit: 21, url: 2_048 } as const;
+
+// C0 controls except tab, line feed and carriage return; DEL; C1 controls. Bidirectional marks are not here:
+// they are legitimate in Arabic or Hebrew text, so they stay and the dashboard isolates them when rendering.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const USERNAME = new RegExp(`^[A-Za-z0-9_-]{1,${LIMITS.author}}$`);
+
+/** Drops control characters that are not whitespace; a lone surrogate (not valid UTF-8) becomes U+FFFD. */
+export const cleanText = (value: string): string => value.replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD');
+
+/** At most `max` code points (a surrogate pair is never split), and whether anything was cut. */
+export function capText(value: string, max: number): { text: string; cut: boolean } {
+  if (value.length <= max) return { text: value, cut: false };
+  let end = 0;
+  let points = 0;
+  for (const char of value) {
+    if (points === max) return { text: value.slice(0, end), cut: true };
+    end += char.length;
+    points++;
+  }
+  return { text: value, cut: false };
+}
+
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
+/** `value` resolved against www.reddit.com when it is a path ("/…", not "//…"), else parsed as it is. */
+function parseUrl(value: unknown): URL | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (!trimmed || trimmed.length > LIMITS.url) return null;
+  const relative = trimmed.startsWith('/') && !/^\/[/\\]/.test(trimmed);
+  if (!relative && !ABSOLUTE.test(trimmed)) return null;
+  try {
+    const url = new URL(trimmed, REDDIT_ORIGIN);
+    // A path must stay on Reddit (the URL parser reads some backslash forms as another host).
+    if (relative && url.origin !== REDDIT_ORIGIN) return null;
+    return url.href.length <= LIMITS.url ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A post's link as an absolute http(s) URL (a crosspost's relative one resolved on Reddit), or null. */
+export function linkUrl(value: unknown): string | null {
+  const url = parseUrl(value);
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.href : null;
+}
+
+/**
+ * The post's page on https://www.reddit.com: the given permalink when it is a path or such a URL,
+ * otherwise rebuilt from the subreddit and the id (Reddit redirects that short form to the full one).
+ */
+export function permalinkOf(value: unknown, subreddit: string, id36: string): string {
+  const url = parseUrl(value);
+  if (url && url.origin === REDDIT_ORIGIN) return url.href;
+  return `${REDDIT_ORIGIN}/r/${subreddit}/comments/${id36}/`;
+}
+
+const ID36 = /^[a-z0-9]{1,13}$/;
+
+/** The base-36 id (without "t3_") from `name`, else `id`; null when neither is one. */
+export function postId(data: { name?: unknown; id?: unknown }): string | null {
+  if (typeof data.name === 'string' && data.name.startsWith('t3_') && ID36.test(data.name.slice(3))) return data.name.slice(3);
+  return typeof data.id === 'string' && ID36.test(data.id) ? data.id : null;
+}
+
+/** A subreddit name by Reddit's rules, or a user profile's (`u_` + a username of up to 20), or null. */
+export function subredditName(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_]*$/.test(value)) return null;
+  return value.length <= (value.startsWith('u_') ? LIMITS.subreddit + 1 : LIMITS.subreddit) ? value : null;
+}
+
+/** A username by Reddit's rules, or `[deleted]`; anything else is not an author and becomes ''. */
+export const authorName = (value: unknown): string =>
+  typeof value === 'string' && (value === '[deleted]' || USERNAME.test(value)) ? value : '';
+
+/** Seconds since 1970 up to year 9999 as ISO 8601, or null (1e20 is no time a Date can hold). */
+export function createdAt(value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value >= 253_402_300_800) return null;
+  return new Date(value * 1000).toISOString();
+}
+
+/** A count as a safe whole number; anything that is not a finite number is 0. */
+export function wholeNumber(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 0;
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(value)));
+}
