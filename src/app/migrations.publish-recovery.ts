@@ -1,6 +1,16 @@
 import type { Kysely, Migration } from 'kysely';
 
-/** Issue 9 item D: recovery of interrupted generations and publications (placeholder: filled by the work on that item, removed if it needs no schema change). */
+/**
+ * Issue 9 item D: a publication whose outcome is unknown is checked against Reddit before it is
+ * charged or refunded. `author` is the Reddit user it was sent as (whose listings are searched);
+ * `recovery_checks` counts the rounds in which Reddit could not be asked, so the retries are bounded.
+ */
 export const publishRecoveryMigration: Migration = {
-  async up(_db: Kysely<any>) {},
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('publications').addColumn('author', 'text').execute();
+    await db.schema
+      .alterTable('publications')
+      .addColumn('recovery_checks', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
 };

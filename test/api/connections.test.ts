@@ -28,7 +28,7 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
   });
   afterAll(() => app.close());
 
-  it('asks Reddit for duration=permanent and the scopes identity read submit, with REDDIT_REDIRECT_URI', async () => {
+  it('asks Reddit for duration=permanent and the scopes identity read submit history, with REDDIT_REDIRECT_URI', async () => {
     const account = await app.connectedAccount(0, { connect: false });
     const start = await account.dashboard.submit('/dashboard/connections', '/dashboard/connections/reddit', {});
     const url = new URL(start.location!);
@@ -36,7 +36,7 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
       client_id: app.reddit.clientId,
       response_type: 'code',
       duration: 'permanent',
-      scope: 'identity read submit',
+      scope: 'identity read submit history',
       redirect_uri: REDIRECT_URI,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
@@ -45,7 +45,7 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
   it('shows the connected username (GET /api/v1/me with the user token) and disconnects', async () => {
     const account = await app.connectedAccount(0, { username: 'shown_user' });
     const page = await account.dashboard.get('/dashboard/connections');
-    expect(page.body).toContain('u/shown_user');
+    expect(page.body).toContain('u/<bdi>shown_user</bdi>');
     expect(app.reddit.requests.some((r) => r.path === '/api/v1/me')).toBe(true);
     const gone = await account.dashboard.submit('/dashboard/connections', '/dashboard/connections/reddit/disconnect', {});
     expect(gone.location).toBe('/dashboard/connections?disconnected=1');
@@ -97,7 +97,7 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
     }
   });
 
-  it('Reddit not answering a publish in time → 504, refunded; the same text again → 409 until checked', async () => {
+  it('Reddit not answering a publish in time → 504, the price held until Reddit is checked; the same text again → 409', async () => {
     const account = await app.connectedAccount(30);
     app.reddit.user.delayMs = 1000;
     const body = { type: 'comment', parent: 't3_abc', body: 'Did this go out?' };
@@ -108,12 +108,12 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
     } finally {
       app.reddit.user.delayMs = 0;
     }
-    expect(await account.balance()).toBe(30);
+    expect(await account.balance()).toBe(30 - PRICES.publish); // it may have gone out: charged until recovery asks Reddit
     const again = await app.api('POST', '/api/v1/publish', { token: account.token, body });
     expect(again.status).toBe(409);
     const sure = await app.api('POST', '/api/v1/publish', { token: account.token, body: { ...body, allow_duplicate: true } });
     expect(sure.status).toBe(200);
-    expect(await account.balance()).toBe(30 - PRICES.publish);
+    expect(await account.balance()).toBe(30 - 2 * PRICES.publish);
   });
 });
 

@@ -70,6 +70,28 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     expect(draft.body).toBe('First, use sql`...` sparingly.\nSecond, type your tables.');
   });
 
+  it.each([
+    ['a post answer of one line (a title, no body)', 'post', 'Five Kysely tricks'],
+    ['a post answer whose body is only whitespace', 'post', 'Five Kysely tricks\n\n   \n\t'],
+    ['a post answer with a body but no title line', 'post', '\n\n**  **\nThe body alone.'],
+    ['a reply answer of only whitespace', 'reply', ' \n\t '],
+  ])('%s is a failed generation: 502 generate.empty_draft with generation_id, refunded', async (_name, type, answer) => {
+    const { token, accountId } = await app.accountWithKey(10);
+    app.llm.reply = () => answer;
+    const body = type === 'post' ? { type, subreddit: 'r/node', instructions: 'Tips list' } : { type, post_id: 't3_g1', instructions: 'x' };
+    const response = await generate(token, body);
+    app.llm.reply = (request) => `A helpful draft about: ${request.messages.at(-1)?.content.split('\n')[0] ?? ''}`;
+    expect(response.status).toBe(502);
+    const problem = await response.json();
+    expect(problem).toMatchObject({ code: 'generate.empty_draft', generation_id: expect.stringMatching(/^gen_/) });
+    expect(await app.services.credits.balance(accountId)).toBe(10);
+    await ledgerMatches(accountId);
+    const usage = await (await app.api('GET', '/api/v1/usage', { token })).json();
+    expect(usage.data[0]).toMatchObject({ type: 'refund', amount: PRICES.generate, generation_id: problem.generation_id });
+    const stored = await (await app.api('GET', `/api/v1/generations/${problem.generation_id}`, { token })).json();
+    expect(stored).toMatchObject({ status: 'failed', body: null, credits: { charged: 0 } });
+  });
+
   it('an unknown post is a 404 and costs nothing', async () => {
     const { token, accountId } = await app.accountWithKey(10);
     const response = await generate(token, { type: 'reply', post_id: 't3_nosuch', instructions: 'x' });

@@ -20,6 +20,8 @@ export interface FakeLlm {
   reply: (request: ChatRequest) => string;
   failNext(status: number, count?: number): void;
   hangNext(count?: number): void;
+  /** Ends the requests held by hangNext (their callers see the connection close). */
+  dropHanging(): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     hangNext(count = 1) {
       for (let i = 0; i < count; i++) planned.push('hang');
+    },
+    dropHanging() {
+      for (const res of hanging) res.destroy();
+      hanging.clear();
     },
     close: () =>
       new Promise((resolve) => {

@@ -1,6 +1,7 @@
 /**
  * The user-context half of the fake Reddit (see fake-reddit.ts): the authorization-code and
- * refresh-token grants, `GET /api/v1/me`, `POST /api/comment` and `POST /api/submit`, with Reddit's
+ * refresh-token grants, `GET /api/v1/me`, `POST /api/comment` and `POST /api/submit`, the user's own
+ * listings `GET /user/{name}/comments` and `/user/{name}/submitted` (newest first, `limit`, `after`), with Reddit's
  * answer shapes: `{"json": {"errors": [[CODE, message, field]]}}` on 200 for refusals, 401 for a
  * bad token, 403 for a forbidden place. `/api/v1/authorize` is only a URL: `approve()` stands in for
  * the person clicking "Allow" and returns the code Reddit would append to the redirect.
@@ -43,6 +44,16 @@ export interface FakeRedditUser {
   rejectNext(code: string, message: string, field: string): void;
   /** Delay before answering comment and submit, in ms. */
   delayMs: number;
+  /** The next `count` comments or submits are posted at once but never answered, as when the caller died. */
+  postWithoutAnswer(count?: number): void;
+  /** The next `count` comments or submits are neither posted nor answered. */
+  hangWithoutPosting(count?: number): void;
+  /** Ends the requests held by the two above (their callers see the connection close). */
+  dropHeld(): void;
+  /** The next `count` listing calls answer `status` (503, or 403 as for a token without the `history` scope). */
+  failListingsNext(status: number, count?: number): void;
+  /** Reddit's clock for `created_utc`, in seconds (tests pin it next to the app's). */
+  now(): number;
 }
 
 type Send = (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
@@ -52,6 +63,11 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
   const codes = new Map<string, { username: string; redirectUri: string }>();
   const accessTokens = new Map<string, string>();
   const failures: { status: number; body: unknown; headers: Record<string, string> }[] = [];
+  const holds: ('post' | 'hang')[] = [];
+  const held = new Set<ServerResponse>();
+  const listingFailures: number[] = [];
+  /** created_utc of each comment and submission, by id (kept off the records, which tests compare whole). */
+  const created = new Map<string, number>();
   let serial = 0;
 
   const user: FakeRedditUser = {
@@ -75,6 +91,20 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
       failures.push({ status: 200, body: { json: { errors: [[code, message, field]] } }, headers: {} });
     },
     delayMs: 0,
+    postWithoutAnswer(count = 1) {
+      for (let i = 0; i < count; i++) holds.push('post');
+    },
+    hangWithoutPosting(count = 1) {
+      for (let i = 0; i < count; i++) holds.push('hang');
+    },
+    dropHeld() {
+      for (const res of held) res.destroy();
+      held.clear();
+    },
+    failListingsNext(status, count = 1) {
+      for (let i = 0; i < count; i++) listingFailures.push(status);
+    },
+    now: () => Math.floor(Date.now() / 1000),
   };
 
   const issue = (username: string, refreshToken: string | null) => {
@@ -84,7 +114,7 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
       access_token: accessToken,
       token_type: 'bearer',
       expires_in: user.accessTokenLifetime,
-      scope: 'identity read submit',
+      scope: 'identity read submit history',
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
     };
   };
@@ -116,14 +146,23 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
     return true;
   }
 
-  const handles = (path: string) => path === '/api/v1/me' || path === '/api/comment' || path === '/api/submit';
+  const LISTING = /^\/user\/([^/]+)\/(comments|submitted)$/;
+  const handles = (path: string) => path === '/api/v1/me' || path === '/api/comment' || path === '/api/submit' || LISTING.test(path);
 
   function handle(req: IncomingMessage, res: ServerResponse, path: string, body: string) {
     const [scheme, token] = (req.headers.authorization ?? '').split(' ');
     const username = scheme?.toLowerCase() === 'bearer' && token ? accessTokens.get(token) : undefined;
     if (!username) return send(res, 401, { message: 'Unauthorized', error: 401 }, { 'www-authenticate': 'Bearer realm="reddit"' });
     if (path === '/api/v1/me') return req.method === 'GET' ? send(res, 200, { name: username, id: `id_${username}` }) : send(res, 405, {});
+    const listing = LISTING.exec(path);
+    if (listing) return req.method === 'GET' ? list(res, decodeURIComponent(listing[1]!), listing[2]!, new URL(req.url ?? '/', 'http://fake.invalid').searchParams) : send(res, 405, {});
     if (req.method !== 'POST') return send(res, 405, { message: 'Method Not Allowed', error: 405 });
+    const hold = holds.shift();
+    if (hold) {
+      held.add(res);
+      if (hold === 'post') post({ writeHead: () => undefined, end: () => undefined } as unknown as ServerResponse, path, new URLSearchParams(body), username);
+      return;
+    }
     const answer = () => post(res, path, new URLSearchParams(body), username);
     if (user.delayMs > 0) setTimeout(answer, user.delayMs);
     else answer();
@@ -140,13 +179,44 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
       if (text.length > 10_000) return errors('TOO_LONG', 'this is too long (max: 10000)', 'text');
       const thingId = form.get('thing_id') ?? '';
       user.comments.push({ id: `t1_${id}`, thing_id: thingId, text, author });
+      created.set(`t1_${id}`, user.now());
       const permalink = `/r/fake/comments/${thingId.slice(3)}/_/${id}/`;
       return send(res, 200, { json: { errors: [], data: { things: [{ kind: 't1', data: { id, name: `t1_${id}`, body: text, permalink, parent_id: thingId } }] } } });
     }
     const sr = form.get('sr') ?? '';
     if (!options.subredditExists(sr)) return errors('SUBREDDIT_NOEXIST', "that subreddit doesn't exist", 'sr');
     user.submissions.push({ id: `t3_${id}`, sr, title: form.get('title') ?? '', text, author });
+    created.set(`t3_${id}`, user.now());
     send(res, 200, { json: { errors: [], data: { url: `https://www.reddit.com/r/${sr}/comments/${id}/post/`, drafts_count: 0, id, name: `t3_${id}` } } });
+  }
+
+  /** A Listing of `author`'s things, newest first, as Reddit answers `/user/{name}/comments|submitted`. */
+  function list(res: ServerResponse, author: string, where: string, query: URLSearchParams) {
+    const failure = listingFailures.shift();
+    if (failure) return send(res, failure, { message: failure === 403 ? 'Forbidden' : 'fake failure', error: failure });
+    const things =
+      where === 'comments'
+        ? user.comments.filter((c) => c.author === author).map((c) => ({
+            kind: 't1',
+            data: {
+              id: c.id.slice(3), name: c.id, author, body: c.text, parent_id: c.thing_id, link_id: c.thing_id.startsWith('t3_') ? c.thing_id : 't3_unknown',
+              subreddit: 'fake', created_utc: created.get(c.id) ?? 0, permalink: `/r/fake/comments/${c.thing_id.slice(3)}/_/${c.id.slice(3)}/`,
+            },
+          }))
+        : user.submissions.filter((s) => s.author === author).map((s) => ({
+            kind: 't3',
+            data: {
+              id: s.id.slice(3), name: s.id, author, title: s.title, selftext: s.text, is_self: true, subreddit: s.sr,
+              created_utc: created.get(s.id) ?? 0, permalink: `/r/${s.sr}/comments/${s.id.slice(3)}/post/`,
+            },
+          }));
+    things.reverse();
+    const limit = Math.min(Number(query.get('limit') ?? 25) || 25, 100);
+    const after = query.get('after');
+    const start = after ? things.findIndex((t) => t.data.name === after) + 1 : 0;
+    const page = things.slice(start, start + limit);
+    const next = start + limit < things.length ? page.at(-1)!.data.name : null;
+    send(res, 200, { kind: 'Listing', data: { after: next, dist: page.length, modhash: null, geo_filter: '', children: page, before: null } });
   }
 
   return { user, grant, handles, handle };

@@ -27,10 +27,11 @@ export interface ConnectedAccount {
 
 export async function startPublishingApp(
   engine: Engine,
-  options: { env?: Record<string, string>; overrides?: (llm: FakeLlm) => Overrides } = {},
+  options: { env?: Record<string, string>; overrides?: (llm: FakeLlm) => Overrides; worker?: boolean } = {},
 ): Promise<PublishingApp> {
   const llm = await startFakeLlm();
   const app = await startTestApp(engine, {
+    worker: options.worker,
     env: { SECRET_KEY: SECRET_KEY_HEX, REDDIT_REDIRECT_URI: REDIRECT_URI, ...options.env },
     overrides: {
       // The real client against the fake model; no retries, a short timeout, so failure tests are quick.

@@ -30,7 +30,15 @@ export interface LlmCompletion {
 
 export interface LlmClient {
   complete(input: { system: string; user: string; maxTokens?: number }): Promise<LlmCompletion>;
+  /** The longest `complete` can take, all attempts and waits included; it gives up past it. */
+  budgetMs(): number;
 }
+
+/** The package sleeps as long as a Retry-After asks; a wait past this ends the call instead (the budget below). */
+const MAX_RETRY_WAIT_MS = 10_000;
+
+/** Every attempt's timeout, plus a bounded wait before each retry. */
+export const llmBudgetMs = (timeoutMs: number, maxRetries: number) => (maxRetries + 1) * timeoutMs + maxRetries * MAX_RETRY_WAIT_MS;
 
 export interface LlmClientOptions {
   baseUrl: string;
@@ -42,30 +50,45 @@ export interface LlmClientOptions {
 }
 
 export function createLlmClient(options: LlmClientOptions): LlmClient {
-  const openai = new OpenAI({
-    baseURL: options.baseUrl,
-    apiKey: options.apiKey,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries ?? 1,
-  });
+  const maxRetries = options.maxRetries ?? 1;
+  const budget = llmBudgetMs(options.timeoutMs, maxRetries);
+  const openai = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, timeout: options.timeoutMs, maxRetries });
 
   return {
+    budgetMs: () => budget,
+
     async complete({ system, user, maxTokens }) {
       let completion;
+      // The package checks the signal only between its sleeps; the race ends the call on time regardless.
+      const abort = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => {
+          abort.abort();
+          reject(new LlmUnavailableError(`the language model did not finish within ${budget} ms (attempts and retries)`, undefined, true));
+        }, budget);
+      });
       try {
-        completion = await openai.chat.completions.create({
-          model: options.model,
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: user },
-          ],
-          ...(maxTokens ? { max_tokens: maxTokens } : {}),
-        });
+        const call = openai.chat.completions.create(
+          {
+            model: options.model,
+            messages: [
+              { role: 'system', content: system },
+              { role: 'user', content: user },
+            ],
+            ...(maxTokens ? { max_tokens: maxTokens } : {}),
+          },
+          { signal: abort.signal },
+        );
+        call.catch(() => undefined); // when the deadline wins, the aborted call's rejection is expected
+        completion = await Promise.race([call, deadline]);
       } catch (error) {
-        throw toUnavailable(error, options.timeoutMs);
+        throw error instanceof LlmUnavailableError ? error : toUnavailable(error, options.timeoutMs);
+      } finally {
+        clearTimeout(timer);
       }
+      // An empty answer is returned as such: whether it makes a usable draft is the caller's call.
       const text = completion.choices?.[0]?.message?.content?.trim() ?? '';
-      if (!text) throw new LlmUnavailableError('the language model returned an empty answer', 200);
       const usage = completion.usage;
       return {
         text,

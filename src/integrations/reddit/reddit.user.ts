@@ -1,11 +1,16 @@
 /**
  * Reddit on behalf of a person (OAuth authorization-code flow): exchange a code, refresh an access
- * token, read the identity, comment and submit. Stateless: the caller keeps tokens.
+ * token, read the identity, comment and submit, and read the user's own recent comments and posts
+ * (to find out whether a post whose answer was lost went out). Stateless: the caller keeps tokens.
  * Calls that post are sent once and never retried, so a lost answer can never become a second post.
  */
 import { RedditUnavailableError, parseJson, retryAfterSeconds, sendOnce, type Attempt } from './reddit.http.ts';
 
-export const REDDIT_SCOPES = 'identity read submit';
+/** `history` lets the service read the user's own comments and posts (`/user/{name}/comments`, `/submitted`). */
+export const REDDIT_SCOPES = 'identity read submit history';
+
+/** Calls one publish can make: a token refresh and the post, twice when Reddit refuses the first token. */
+const CALLS_PER_PUBLISH = 4;
 
 /** Reddit did not answer in time: it may or may not have acted. */
 export class RedditTimeoutError extends RedditUnavailableError {
@@ -30,6 +35,22 @@ export interface UserTokens {
   refreshToken: string | null;
   scope: string;
 }
+
+/** One of the user's own comments (t1) or self posts (t3), as a listing describes it. */
+export interface OwnThing {
+  name: string;
+  permalink: string;
+  createdUtc: number;
+  subreddit: string;
+  /** A comment's parent (t3_ or t1_); null for a post. */
+  parentId: string | null;
+  /** A post's title; null for a comment. */
+  title: string | null;
+  /** A comment's body or a self post's text. */
+  text: string;
+}
+
+export type ListingPage = { ok: true; things: OwnThing[]; after: string | null } | { ok: false; kind: 'unauthorized' };
 
 export type PublishOutcome =
   | { ok: true; id: string; permalink: string }
@@ -109,6 +130,9 @@ export function createRedditUserClient(options: RedditUserOptions) {
   }
 
   return {
+    /** The longest one publish can take: each call it may make, at its full timeout (calls that post are never retried). */
+    publishBudgetMs: () => CALLS_PER_PUBLISH * timeoutMs,
+
     authorizeUrl(state: string): string {
       const query = new URLSearchParams({
         client_id: options.clientId,
@@ -134,6 +158,26 @@ export function createRedditUserClient(options: RedditUserOptions) {
       return { ok: true, name: body.name };
     },
 
+    /**
+     * A page of the user's newest comments or submissions (`GET /user/{name}/comments|submitted`,
+     * scope `history`). Anything but a listing (403 without the scope, 404 for a gone user, 5xx)
+     * is a RedditUnavailableError: the question could not be answered, which is not "no".
+     */
+    async recent(accessToken: string, input: { username: string; where: 'comments' | 'submitted'; after?: string | null }): Promise<ListingPage> {
+      const query = new URLSearchParams({ sort: 'new', limit: '100', raw_json: '1', ...(input.after ? { after: input.after } : {}) });
+      const path = `/user/${encodeURIComponent(input.username)}/${input.where}?${query}`;
+      const answer = await call('Reddit', `${options.apiUrl}${path}`, { headers: { authorization: `bearer ${accessToken}` } });
+      if (answer.status === 401) return { ok: false, kind: 'unauthorized' };
+      const body = parseJson(answer.text);
+      const data = answer.status === 200 && isObject(body) && isObject(body.data) && Array.isArray(body.data.children) ? body.data : null;
+      if (!data) throw new RedditUnavailableError(`Reddit answered /user/…/${input.where} with HTTP ${answer.status}`, undefined, answer.status);
+      const things = (data.children as unknown[]).flatMap((child) => {
+        const thing = isObject(child) && isObject(child.data) ? toOwnThing(child.data) : null;
+        return thing ? [thing] : [];
+      });
+      return { ok: true, things, after: typeof data.after === 'string' && data.after ? data.after : null };
+    },
+
     async comment(accessToken: string, input: { parent: string; text: string }): Promise<PublishOutcome> {
       const answer = await post('/api/comment', accessToken, { thing_id: input.parent, text: input.text });
       return toOutcome(answer, (data) => {
@@ -150,6 +194,21 @@ export function createRedditUserClient(options: RedditUserOptions) {
         return id ? { id, permalink: absolute(data.url) } : null;
       });
     },
+  };
+}
+
+function toOwnThing(data: Json): OwnThing | null {
+  if (typeof data.name !== 'string' || typeof data.created_utc !== 'number') return null;
+  const isComment = data.name.startsWith('t1_');
+  const text = isComment ? data.body : data.selftext;
+  return {
+    name: data.name,
+    permalink: absolute(data.permalink),
+    createdUtc: data.created_utc,
+    subreddit: typeof data.subreddit === 'string' ? data.subreddit : '',
+    parentId: isComment && typeof data.parent_id === 'string' ? data.parent_id : null,
+    title: !isComment && typeof data.title === 'string' ? data.title : null,
+    text: typeof text === 'string' ? text : '',
   };
 }
 

@@ -15,11 +15,28 @@ export const generateErrors = {
       status: 502,
       message: `Reddit could not be reached to read the post (${detail}); nothing was charged. Try again later.`,
     }),
+  /** Reddit refuses this server's app (see scrape.reddit_blocked): 503, nothing charged, the operator must act. */
+  redditBlocked: (detail: string) =>
+    new AppError({
+      code: 'generate.reddit_blocked',
+      status: 503,
+      message:
+        `Reddit refuses this server's app, so the post could not be read (${detail}); nothing was charged. ` +
+        "The operator should check that the server's Reddit app is approved for API access, that REDDIT_CLIENT_ID " +
+        'and REDDIT_CLIENT_SECRET belong to it, and that REDDIT_USER_AGENT is a descriptive User-Agent.',
+    }),
   llmUnavailable: (generationId: string, detail: string, timedOut: boolean) =>
     new AppError({
       code: 'generate.llm_unavailable',
       status: timedOut ? 504 : 502,
       message: `The language model failed (${detail}); the charge was refunded in full. Try again later.`,
+      extra: { generation_id: generationId },
+    }),
+  emptyDraft: (generationId: string, what: string) =>
+    new AppError({
+      code: 'generate.empty_draft',
+      status: 502,
+      message: `The language model answered without a usable draft (${what}); the charge was refunded in full. Try again, perhaps with other instructions.`,
       extra: { generation_id: generationId },
     }),
   notFound: () => new AppError({ code: 'generate.not_found', status: 404, message: 'No generation with this id in your account.' }),

@@ -35,6 +35,12 @@ export function buildPrompt(input: PromptInput): { system: string; user: string;
 }
 
 /** Cuts at the last whitespace before `max`, so a word is never split. */
+/** What is missing from a draft for it to be publishable, or null when it is complete. */
+export function missingPart(type: 'reply' | 'post', draft: { title: string | null; body: string }): string | null {
+  if (type === 'post' && !draft.title?.trim()) return 'no title';
+  return draft.body.trim() ? null : 'an empty body';
+}
+
 export function clip(text: string, max: number | undefined): string {
   if (!max || text.length <= max) return text;
   const cut = text.slice(0, max);
@@ -42,11 +48,14 @@ export function clip(text: string, max: number | undefined): string {
   return (space > max / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
-/** A post answer: the first non-empty line is the title (a "Title:" label or Markdown heading is dropped). */
+/**
+ * A post answer: the first non-empty line is the title (a "Title:" label or Markdown heading is dropped).
+ * Either part may come back empty; the caller refuses such a draft rather than invent a title.
+ */
 export function splitPost(text: string): { title: string; body: string } {
   const lines = text.trim().split(/\r?\n/);
   const first = lines.shift() ?? '';
   const title = first.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/^title:\s*/i, '').trim().slice(0, 300);
   const body = lines.join('\n').replace(/^\s*body:\s*/i, '').trim();
-  return { title: title || 'Untitled', body };
+  return { title, body };
 }

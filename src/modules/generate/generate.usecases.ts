@@ -1,20 +1,18 @@
 import { transaction, type Database } from '../../app/database.ts';
 import { validationError } from '../../app/errors.ts';
 import { newId } from '../../app/ids.ts';
+import { generationLeaseMs } from '../../app/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
-import { RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
 import { chargeIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
 import type { ScrapeResult } from '../scrape/scrape.matching.ts';
 import { generateErrors } from './generate.errors.ts';
-import { buildPrompt, clip, splitPost } from './generate.prompt.ts';
+import { buildPrompt, clip, missingPart, splitPost } from './generate.prompt.ts';
 import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
 import type { GenerateBody } from './generate.schemas.ts';
-
-/** A running generation whose process died is refunded once its lease is this old. */
-export const GENERATION_LEASE_MS = 10 * 60_000;
 
 export function toGenerationView(row: GenerationRow, balance?: number) {
   return {
@@ -64,10 +62,11 @@ export function createGenerateUsecases(deps: {
     if (hit) return { title: hit.title, body: hit.body, subreddit: hit.subreddit };
     if (!reddit) throw generateErrors.postNotFound(postId, 'not in your scrapes, and Reddit is not configured');
     try {
-      const post = await reddit.getPost(postId);
+      const post = await reddit.getPost(postId, accountId);
       if (!post) throw generateErrors.postNotFound(postId, 'Reddit does not know it');
       return { title: post.title, body: post.body, subreddit: `r/${post.subreddit}` };
     } catch (error) {
+      if (error instanceof RedditBlockedError) throw generateErrors.redditBlocked(error.message);
       if (error instanceof RedditUnavailableError) throw generateErrors.redditUnavailable(error.message);
       throw error;
     }
@@ -118,7 +117,8 @@ export function createGenerateUsecases(deps: {
         price,
         charged: price,
         error: null,
-        lease_expires_at: new Date(now.getTime() + GENERATION_LEASE_MS).toISOString(),
+        // Past this the model call has surely ended (the client enforces its budget): the process died.
+        lease_expires_at: new Date(now.getTime() + generationLeaseMs(llm)).toISOString(),
         created_at: now.toISOString(),
         completed_at: null,
       };
@@ -138,8 +138,14 @@ export function createGenerateUsecases(deps: {
         if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
         throw error;
       }
-      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
-      const { balance } = await settle(row, {
+      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text.trim() };
+      // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
+      const missing = missingPart(body.type, draft);
+      if (missing) {
+        await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: price });
+        throw generateErrors.emptyDraft(row.id, missing);
+      }
+      const { settled, balance } = await settle(row, {
         status: 'completed',
         title: draft.title,
         body: clip(draft.body, body.max_length),
@@ -147,6 +153,8 @@ export function createGenerateUsecases(deps: {
         usage: JSON.stringify(completion.usage),
         refund: 0,
       });
+      // Recovery presumed this process dead and refunded the generation; the late draft is not delivered.
+      if (!settled) throw generateErrors.llmUnavailable(row.id, 'the answer came after the generation was given up and refunded', true);
       return toGenerationView((await generations.findForAccount(caller.accountId, row.id))!, balance);
     },
 

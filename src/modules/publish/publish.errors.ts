@@ -20,13 +20,16 @@ export const publishErrors = {
       message: 'A publish with this Idempotency-Key is still in progress; retry in a few seconds for its result.',
       extra: { publication_id: publicationId },
     }),
-  outcomeUnknown: (publicationId: string, status = 409) =>
+  /** `pending`: still charged until the service has asked Reddit; otherwise it could never ask, and refunded. */
+  outcomeUnknown: (publicationId: string, status: number, pending: boolean) =>
     new AppError({
       code: 'publish.outcome_unknown',
       status,
-      message:
-        'Reddit did not answer in time, so it may or may not have posted; nothing was charged. Check Reddit before trying again ' +
-        '(with a new Idempotency-Key, or allow_duplicate: true).',
+      message: pending
+        ? 'Reddit did not answer in time, so it may or may not have posted. The price stays reserved until the service has ' +
+          'checked Reddit (GET /api/v1/publications/{id}): charged if it went out, refunded if not. Do not post it again before then.'
+        : 'Reddit did not answer in time and could not be asked afterwards whether it posted; the charge was refunded. Check ' +
+          'Reddit before trying again (with a new Idempotency-Key, or allow_duplicate: true).',
       extra: { publication_id: publicationId },
     }),
   duplicate: (publicationId: string) =>

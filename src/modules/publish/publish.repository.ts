@@ -3,63 +3,91 @@ import { isSqlite, type Database, type PublicationsTable, type Tables } from '..
 
 export type PublicationRow = PublicationsTable;
 
-export const createPublicationsRepository = (db: Kysely<Tables>) => ({
-  async insert(row: PublicationRow): Promise<void> {
-    await db.insertInto('publications').values(row).execute();
-  },
+/** The state a settlement expects to find; with the recovery round, two recoverers cannot both act. */
+export interface SettleFrom {
+  status: PublicationRow['status'];
+  recoveryChecks?: number;
+}
 
-  /**
-   * Serialises an account's publishes inside a transaction, so the duplicate and key checks cannot
-   * both pass for two concurrent requests. SQLite's BEGIN IMMEDIATE already does this.
-   */
-  async lockAccount(accountId: string): Promise<void> {
-    if (isSqlite(db as Database)) return;
-    await sql`select id from accounts where id = ${accountId} for update`.execute(db);
-  },
-
-  findByKey: (accountId: string, key: string) =>
-    db
-      .selectFrom('publications')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst(),
-
-  /** A publication of the same text to the same place since `since` that did or may have gone out. */
-  findRecentDuplicate: (accountId: string, contentHash: string, since: string) =>
-    db
-      .selectFrom('publications')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('content_hash', '=', contentHash)
-      .where('created_at', '>=', since)
-      .where('status', 'in', ['running', 'published', 'unknown'])
-      .orderBy('id', 'desc')
-      .executeTakeFirst(),
-
-  /** Guarded on status, so a publication is settled (and refunded) once. */
-  async settle(
-    id: string,
-    change: Pick<PublicationRow, 'status' | 'reddit_id' | 'permalink' | 'charged' | 'error' | 'completed_at'> & {
-      freeKey: boolean;
-    },
-  ): Promise<boolean> {
-    const { freeKey, ...rest } = change;
-    const result = await db
-      .updateTable('publications')
-      .set({ ...rest, lease_expires_at: null, ...(freeKey ? { idempotency_key: null } : {}) })
-      .where('id', '=', id)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
+export function createPublicationsRepository(db: Kysely<Tables>) {
+  async function guarded(id: string, from: SettleFrom, set: Partial<PublicationRow>): Promise<boolean> {
+    let query = db.updateTable('publications').set(set).where('id', '=', id).where('status', '=', from.status);
+    if (from.recoveryChecks !== undefined) query = query.where('recovery_checks', '=', from.recoveryChecks);
+    const result = await query.executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  },
+  }
 
-  findForAccount: (accountId: string, id: string) =>
-    db.selectFrom('publications').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
+  return {
+    async insert(row: PublicationRow): Promise<void> {
+      await db.insertInto('publications').values(row).execute();
+    },
 
-  findAbandoned: (now: string) =>
-    db.selectFrom('publications').selectAll().where('status', '=', 'running').where('lease_expires_at', '<', now).execute(),
-});
+    /**
+     * Serialises an account's publishes inside a transaction, so the duplicate and key checks cannot
+     * both pass for two concurrent requests. SQLite's BEGIN IMMEDIATE already does this.
+     */
+    async lockAccount(accountId: string): Promise<void> {
+      if (isSqlite(db as Database)) return;
+      await sql`select id from accounts where id = ${accountId} for update`.execute(db);
+    },
+
+    findByKey: (accountId: string, key: string) =>
+      db
+        .selectFrom('publications')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst(),
+
+    /** A publication of the same text to the same place since `since` that did or may have gone out. */
+    findRecentDuplicate: (accountId: string, contentHash: string, since: string) =>
+      db
+        .selectFrom('publications')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('content_hash', '=', contentHash)
+        .where('created_at', '>=', since)
+        .where('status', 'in', ['running', 'published', 'unknown'])
+        .orderBy('id', 'desc')
+        .executeTakeFirst(),
+
+    /** Guarded on the state it expects, so a publication is settled (and charged or refunded) once. */
+    async settle(
+      id: string,
+      change: Pick<PublicationRow, 'status' | 'reddit_id' | 'permalink' | 'charged' | 'error' | 'completed_at'> & {
+        freeKey: boolean;
+      },
+      from: SettleFrom = { status: 'running' },
+    ): Promise<boolean> {
+      const { freeKey, ...rest } = change;
+      return guarded(id, from, { ...rest, lease_expires_at: null, ...(freeKey ? { idempotency_key: null } : {}) });
+    },
+
+    /** Leaves it unsettled (`unknown`, still charged) for recovery to act on after `lease_expires_at`. */
+    postpone: (id: string, from: SettleFrom, change: Pick<PublicationRow, 'error' | 'lease_expires_at' | 'recovery_checks'>) =>
+      guarded(id, from, { ...change, status: 'unknown' }),
+
+    /** Which of these Reddit things some publication of the account already stands for. */
+    async claimed(accountId: string, names: string[]): Promise<Set<string>> {
+      if (names.length === 0) return new Set();
+      const rows = await db.selectFrom('publications').select('reddit_id').where('account_id', '=', accountId).where('reddit_id', 'in', names).execute();
+      return new Set(rows.map((row) => row.reddit_id!));
+    },
+
+    findForAccount: (accountId: string, id: string) =>
+      db.selectFrom('publications').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
+
+    /** `running` past its lease (its process died), or `unknown` and due for a check with Reddit. */
+    findAbandoned: (now: string) =>
+      db
+        .selectFrom('publications')
+        .selectAll()
+        .where('status', 'in', ['running', 'unknown'])
+        .where('lease_expires_at', '<', now)
+        .orderBy('id')
+        .execute(),
+  };
+}
 
 export const isUniqueViolation = (error: unknown): boolean => {
   const e = error as { code?: unknown; message?: unknown };

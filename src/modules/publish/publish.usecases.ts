@@ -1,6 +1,7 @@
 import { isAppError } from '../../app/errors.ts';
 import { transaction, type Database } from '../../app/database.ts';
 import { newId } from '../../app/ids.ts';
+import { publicationLeaseMs } from '../../app/leases.ts';
 import { RedditUnavailableError } from '../../integrations/reddit/reddit.http.ts';
 import { RedditTimeoutError, type PublishOutcome, type RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
@@ -10,13 +11,12 @@ import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
 import { publishErrors } from './publish.errors.ts';
+import { createPublishRecovery } from './publish.recovery.ts';
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
 import type { PublishBody } from './publish.schemas.ts';
 import { checkShape, contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
-/** Past this, a publication still `running` belongs to a dead process and is settled as unknown. */
-export const PUBLICATION_LEASE_MS = 10 * 60_000;
 
 export function toPublicationView(row: PublicationRow, balance?: number) {
   return {
@@ -33,6 +33,10 @@ export function toPublicationView(row: PublicationRow, balance?: number) {
 
 type Failure = Error & { freeKey?: boolean };
 
+const throwError = (error: Error): never => {
+  throw error;
+};
+
 export function createPublishUsecases(deps: {
   db: Database;
   connections: ConnectionsUsecases;
@@ -44,25 +48,36 @@ export function createPublishUsecases(deps: {
 }) {
   const { db, connections, redditUser, generate, clock, random, price } = deps;
   const publications = createPublicationsRepository(db);
+  const recovery = createPublishRecovery({ db, connections, redditUser, clock });
   const balanceOf = async (accountId: string) => (await createCreditsRepository(db).balanceOf(accountId)) ?? 0;
 
   /** A retried request with a known key: the first result, or why there is none yet. */
   async function replay(prior: PublicationRow, requestHash: string) {
     if (prior.request_hash !== requestHash) throw publishErrors.idempotencyMismatch();
     if (prior.status === 'running') throw publishErrors.inProgress(prior.id);
-    if (prior.status === 'unknown') throw publishErrors.outcomeUnknown(prior.id);
+    if (prior.status === 'unknown') throw publishErrors.outcomeUnknown(prior.id, 409, prior.lease_expires_at !== null);
     return { publication: toPublicationView(prior, await balanceOf(prior.account_id)), replayed: true };
   }
 
-  /** Settles a publication that did not go out (or may not have): refunds it in the same transaction. */
-  async function fail(row: PublicationRow, status: 'failed' | 'unknown', error: string) {
-    await transaction(db, async (trx) => {
+  /** Settles a publication that did not go out: refunds it in the same transaction. False when already settled. */
+  function fail(row: PublicationRow, error: string): Promise<boolean> {
+    return transaction(db, async (trx) => {
       const at = clock().toISOString();
-      const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
-      if (!(await createPublicationsRepository(trx).settle(row.id, change)) || row.charged === 0) return;
+      const change = { status: 'failed' as const, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: true };
+      if (!(await createPublicationsRepository(trx).settle(row.id, change))) return false;
       const refund = { accountId: row.account_id, kind: 'refund' as const, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
-      await createCreditsRepository(trx).apply(refund);
+      if (row.charged > 0) await createCreditsRepository(trx).apply(refund);
+      return true;
     });
+  }
+
+  /**
+   * This process outlived its lease and recovery settled the publication from what Reddit shows; that
+   * stands. The answer to give for it when it went out, else undefined (the caller's error holds).
+   */
+  async function recovered(row: PublicationRow) {
+    const stored = (await publications.findForAccount(row.account_id, row.id))!;
+    return stored.status === 'published' ? { publication: toPublicationView(stored, await balanceOf(row.account_id)), replayed: false } : undefined;
   }
 
   function send(user: RedditUserClient, accountId: string, t: PublishTarget): Promise<Exclude<PublishOutcome, { kind: 'unauthorized' }>> {
@@ -89,6 +104,8 @@ export function createPublishUsecases(deps: {
       const target = await resolveTarget(caller.accountId, body, generate);
       await connections.assertConnected(caller.accountId);
       const user = redditUser!;
+      const author = (await connections.get(caller.accountId))?.username ?? null;
+      const leaseMs = publicationLeaseMs(user);
       const now = clock();
       const row: PublicationRow = {
         id: newId('pub', now, random),
@@ -108,9 +125,11 @@ export function createPublishUsecases(deps: {
         price,
         charged: price,
         error: null,
-        lease_expires_at: new Date(now.getTime() + PUBLICATION_LEASE_MS).toISOString(),
+        lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
         created_at: now.toISOString(),
         completed_at: null,
+        author,
+        recovery_checks: 0,
       };
 
       // Reserve: charge and record in one transaction before Reddit is called, refund on any refusal.
@@ -144,16 +163,24 @@ export function createPublishUsecases(deps: {
       } catch (error) {
         const failure = error as Failure;
         if (error instanceof RedditTimeoutError) {
-          await fail(row, 'unknown', error.message);
-          throw publishErrors.outcomeUnknown(row.id, 504);
+          // It may have gone out: still charged, and checked against Reddit once Reddit has surely finished.
+          const checkAfter = new Date(clock().getTime() + leaseMs).toISOString();
+          const why = `${error.message}; it is checked against Reddit after ${checkAfter}: charged if it went out, refunded if not`;
+          const mine = await publications.postpone(row.id, { status: 'running' }, { error: why, lease_expires_at: checkAfter, recovery_checks: 0 });
+          if (!mine) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 504, false));
+          throw publishErrors.outcomeUnknown(row.id, 504, true);
         }
-        await fail(row, 'failed', isAppError(error) || error instanceof RedditUnavailableError ? failure.message : 'the publish failed unexpectedly');
+        const why = isAppError(error) || error instanceof RedditUnavailableError ? failure.message : 'the publish failed unexpectedly';
+        if (!(await fail(row, why))) {
+          const result = await recovered(row);
+          if (result) return result;
+        }
         if (error instanceof RedditUnavailableError) throw publishErrors.redditUnavailable(row.id, error.message, error.upstreamStatus);
         throw error;
       }
       if (!outcome.ok) {
         const problem = refusal(row, outcome);
-        await fail(row, 'failed', problem.message);
+        if (!(await fail(row, problem.message))) return (await recovered(row)) ?? throwError(problem);
         throw problem;
       }
       const settled = await transaction(db, (trx) =>
@@ -167,7 +194,7 @@ export function createPublishUsecases(deps: {
           freeKey: false,
         }),
       );
-      if (!settled) throw new Error(`publication ${row.id} was settled by someone else while Reddit posted it`);
+      if (!settled) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 409, false));
       const stored = (await publications.findForAccount(caller.accountId, row.id))!;
       return { publication: toPublicationView(stored, await balanceOf(caller.accountId)), replayed: false };
     },
@@ -178,12 +205,8 @@ export function createPublishUsecases(deps: {
       return toPublicationView(row);
     },
 
-    /** A publish whose process died may have gone out: it is refunded and kept as `unknown`. */
-    async recoverAbandoned(): Promise<number> {
-      const abandoned = await publications.findAbandoned(clock().toISOString());
-      for (const row of abandoned) await fail(row, 'unknown', 'the service stopped before Reddit answered; the charge was refunded');
-      return abandoned.length;
-    },
+    /** Publications whose answer from Reddit was lost: charged or refunded by what Reddit shows (publish.recovery.ts). */
+    recoverAbandoned: recovery.recoverAbandoned,
   };
 }
 
