@@ -4,10 +4,13 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
+/** Webhook secrets are sealed with it; without it webhooks are refused (see webhooks-secret.test.ts). */
+const SECRET_KEY = 'd'.repeat(64);
+
 describe.each(engines)('signed webhooks on %s', (engine) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(engine, { env: { ALLOW_HTTP_WEBHOOKS: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1' } });
+    app = await startTestApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1' } });
     app.reddit.posts.push({ id: 'w1', subreddit: 'node', title: 'webhooks', created_utc: Math.floor(Date.now() / 1000) });
   });
   afterAll(() => app.close());
@@ -67,7 +70,7 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
 
 describe('webhook URLs to this machine', () => {
   it('are refused unless ALLOW_HTTP_WEBHOOKS is true', async () => {
-    const app = await startTestApp('sqlite');
+    const app = await startTestApp('sqlite', { env: { SECRET_KEY } });
     try {
       const { token } = await app.accountWithKey(5);
       const response = await app.api('POST', '/api/v1/scrape', {
@@ -84,7 +87,7 @@ describe('webhook URLs to this machine', () => {
 describe('the dashboard Webhooks page', () => {
   it('shows the account signing secret and each delivery with its attempts', async () => {
     const { DashboardClient, uniqueEmail } = await import('../support/dashboard-client.ts');
-    const app = await startTestApp('sqlite', { env: { ALLOW_HTTP_WEBHOOKS: 'true' } });
+    const app = await startTestApp('sqlite', { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true' } });
     const receiver = await startReceiver(0);
     try {
       app.reddit.posts.push({ id: 'wp1', subreddit: 'node', title: 'hooks', created_utc: Math.floor(Date.now() / 1000) });

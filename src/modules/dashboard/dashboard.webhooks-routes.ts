@@ -8,7 +8,11 @@ import { webhooksPage } from './views/webhooks.ts';
 export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUsecases }> = async (app, { webhooks }) => {
   app.get('/webhooks', async (request, reply) => {
     const { accountId } = sessionOf(request);
-    const [secret, deliveries] = await Promise.all([webhooks.secretFor(accountId), webhooks.recentDeliveries(accountId)]);
+    // Without SECRET_KEY there is no secret to show (none is created); the page says why.
+    const [secret, deliveries] = await Promise.all([
+      webhooks.configured ? webhooks.secretFor(accountId) : null,
+      webhooks.recentDeliveries(accountId),
+    ]);
     return sendPage(reply, webhooksPage({ viewer: viewerOf(request)!, secret, deliveries }));
   });
 };

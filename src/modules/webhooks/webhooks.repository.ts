@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Database, WebhookDeliveriesTable } from '../../app/database.ts';
 
 export const createWebhooksRepository = (db: Database) => ({
@@ -24,10 +24,19 @@ export const createWebhooksRepository = (db: Database) => ({
   secretOf: (accountId: string) =>
     db.selectFrom('accounts').select('webhook_secret').where('id', '=', accountId).executeTakeFirst(),
 
-  /** Sets the secret only if none exists, so two instances racing to create one agree on the first. */
+  /** Sets the (sealed) secret only if none exists, so two instances racing to create one agree on the first. */
   async setSecretIfMissing(accountId: string, secret: string) {
     await db.updateTable('accounts').set({ webhook_secret: secret }).where('id', '=', accountId).where('webhook_secret', 'is', null).execute();
   },
+
+  /** Replaces the stored value only if it is still `expected` (another instance may have changed it). */
+  async replaceSecret(accountId: string, expected: string, next: string) {
+    await db.updateTable('accounts').set({ webhook_secret: next }).where('id', '=', accountId).where('webhook_secret', '=', expected).execute();
+  },
+
+  clearSecrets: (prefix: string) =>
+    // substr, not LIKE: the prefix's "_" would be a wildcard.
+    db.selectFrom('accounts').select(['id', 'webhook_secret']).where(sql`substr(webhook_secret, 1, ${prefix.length})`, '=', prefix).execute(),
 
   listDeliveries: (accountId: string, limit: number) =>
     db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit).execute(),

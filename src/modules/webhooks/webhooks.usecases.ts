@@ -2,9 +2,11 @@ import type { Database } from '../../app/database.ts';
 import { newId } from '../../app/ids.ts';
 import type { JobQueue } from '../../app/jobs.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
+import { postPinned } from './webhooks.http.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
-import { newWebhookSecret, signWebhook } from './webhooks.signing.ts';
-import { assertDeliverableUrl, type WebhookUrlPolicy } from './webhooks.urls.ts';
+import { createWebhookSecrets } from './webhooks.secrets.ts';
+import { signWebhook } from './webhooks.signing.ts';
+import { checkDeliverableUrl, type HostResolver, type WebhookUrlPolicy } from './webhooks.urls.ts';
 
 export const WEBHOOK_QUEUE = 'webhook';
 /** With doubling delays from WEBHOOK_RETRY_DELAY_SECONDS (30 s), 12 retries span more than 24 hours. */
@@ -18,20 +20,22 @@ export function createWebhooksUsecases(deps: {
   random: RandomBytes;
   policy: WebhookUrlPolicy;
   retryDelaySeconds: number;
+  /** SECRET_KEY: seals the signing secrets; without it webhooks are refused (503). */
+  secretKey: Buffer | null;
+  resolveHost: HostResolver;
 }) {
-  const { db, jobs, clock, random, policy } = deps;
+  const { db, jobs, clock, random, policy, resolveHost } = deps;
   const webhooks = createWebhooksRepository(db);
-
-  async function secretFor(accountId: string): Promise<string> {
-    const current = (await webhooks.secretOf(accountId))?.webhook_secret;
-    if (current) return current;
-    await webhooks.setSecretIfMissing(accountId, newWebhookSecret(random));
-    return (await webhooks.secretOf(accountId))!.webhook_secret!;
-  }
+  const secrets = createWebhookSecrets({ db, key: deps.secretKey, random });
 
   return {
-    assertUrl: (url: string) => assertDeliverableUrl(url, policy).then(() => undefined),
-    secretFor,
+    configured: secrets.configured,
+    async assertUrl(url: string) {
+      secrets.requireKey();
+      await checkDeliverableUrl(url, policy, resolveHost);
+    },
+    secretFor: secrets.secretFor,
+    sealClearSecrets: secrets.sealClearSecrets,
 
     /** Records the event and queues its delivery; the job retries with doubling delays for over a day. */
     async enqueue(event: { accountId: string; scrapeId: string; url: string; type: string; data: unknown }) {
@@ -66,23 +70,21 @@ export function createWebhooksUsecases(deps: {
       let statusCode: number | null = null;
       let error: string | null = null;
       try {
-        // Checked again at each attempt: a host name may resolve elsewhere than it did at submit time.
-        await assertDeliverableUrl(delivery.url, policy);
-        const response = await fetch(delivery.url, {
-          method: 'POST',
-          redirect: 'manual',
-          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        const signature = signWebhook(await secrets.secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
+        // Checked again at each attempt (a host name may resolve elsewhere than at submit time), then
+        // connected to exactly the checked addresses; a redirect is an answer, not followed.
+        const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);
+        statusCode = await postPinned(url, addresses, {
+          timeoutMs: DELIVERY_TIMEOUT_MS,
           headers: {
             'content-type': 'application/json',
             'user-agent': 'subpilot-webhooks/1',
             'webhook-id': delivery.id,
             'webhook-timestamp': String(timestamp),
-            'webhook-signature': signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload),
+            'webhook-signature': signature,
           },
           body: delivery.payload,
         });
-        statusCode = response.status;
-        await response.body?.cancel();
         if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
       } catch (cause) {
         error = (cause as Error).message ?? 'delivery failed';

@@ -11,7 +11,7 @@ function attemptsList(attempts: Deliveries[number]['attempts']): Html {
   )}</ol>`;
 }
 
-export function webhooksPage(view: { viewer: Viewer; secret: string; deliveries: Deliveries }): Html {
+export function webhooksPage(view: { viewer: Viewer; secret: string | null; deliveries: Deliveries }): Html {
   return page({
     title: 'Webhooks',
     viewer: view.viewer,
@@ -20,8 +20,14 @@ export function webhooksPage(view: { viewer: Viewer; secret: string; deliveries:
   <h2 id="secret">Signing secret</h2>
   <p>Scrapes sent with a <code>webhook_url</code> are POSTed there when they complete or fail, signed per
   <a href="https://www.standardwebhooks.com/" rel="noopener noreferrer">Standard Webhooks</a>
-  (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Verify each delivery with this secret:</p>
-  <p><code class="token">${view.secret}</code></p>
+  (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
+  ${
+    view.secret === null
+      ? html`Webhooks are off on this server: the signing secrets are kept encrypted with <code>SECRET_KEY</code>, which is
+  not set, so a scrape with a <code>webhook_url</code> is refused (503). The operator sets it (<code>openssl rand -hex 32</code>).</p>`
+      : html`Verify each delivery with this secret:</p>
+  <p><code class="token">${view.secret}</code></p>`
+  }
   <p class="muted">Failed deliveries are retried with doubling delays for more than 24 hours.</p>
 </section>
 <section aria-labelledby="deliveries">
