@@ -69,6 +69,8 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       PORT: String(port),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      // The 401 scenario measures the key check itself, not the throttle that answers a flood of them.
+      AUTH_FAILURES_PER_MINUTE: '100000000',
       REDDIT_CLIENT_ID: 'bench',
       REDDIT_CLIENT_SECRET: 'bench',
       REDDIT_API_URL: 'http://127.0.0.1:9',

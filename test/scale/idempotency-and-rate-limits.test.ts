@@ -73,8 +73,9 @@ describe.each(engines)('per-key rate limits on %s', (engine) => {
     for (let i = 0; i < 5; i++) {
       const response = await app.api('GET', '/api/v1/balance', { token });
       expect(response.status).toBe(200);
-      expect(response.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=60');
-      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key";r=${4 - i};t=\\d+$`));
+      // The per-account policy defaults to five times the per-key one.
+      expect(response.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=60, "per-account";q=25;w=60');
+      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key";r=${4 - i};t=\\d+, "per-account";r=\\d+;t=\\d+$`));
     }
     const throttled = await app.api('GET', '/api/v1/balance', { token });
     expect(throttled.status).toBe(429);

@@ -23,6 +23,7 @@ postgres('several instances on one PostgreSQL (two `serve --no-worker`, one `wor
       REDDIT_API_URL: app.reddit.url,
       REDDIT_AUTH_URL: app.reddit.url,
       RATE_LIMIT_PER_MINUTE: '1000000',
+      REDDIT_REQUESTS_PER_MINUTE: '100000',
       WORKER_CONCURRENCY: '8',
     };
     const [first, second, worker] = await Promise.all([

@@ -26,5 +26,11 @@ export const keysErrors = {
     new AppError({ code: 'keys.name_taken', status: 409, message: `An active key named "${name}" already exists.` }),
   invalidName: () =>
     new AppError({ code: 'keys.invalid_name', status: 422, message: 'A key name is 1 to 64 characters.' }),
+  limitReached: (max: number) =>
+    new AppError({
+      code: 'keys.limit_reached',
+      status: 409,
+      message: `An account may hold at most ${max} active keys. Revoke a key you no longer use, then create the new one.`,
+    }),
   notFound: () => new AppError({ code: 'keys.not_found', status: 404, message: 'No active key matches.' }),
 };

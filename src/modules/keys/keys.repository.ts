@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { precompiled, type Database } from '../../app/database.ts';
+import { isSqlite, precompiled, transaction, type Database } from '../../app/database.ts';
 
 export interface KeyRow {
   id: string;
@@ -29,8 +29,24 @@ export function createKeysRepository(db: Database) {
   );
 
   return {
-    async insert(row: KeyRow & { fingerprint: string }): Promise<void> {
-      await db.insertInto('api_keys').values(row).execute();
+    /**
+     * Inserts the key unless the account already holds `maxActive` active keys. The account row is
+     * locked first (SQLite's write transaction is already exclusive), so concurrent creations queue
+     * up behind one another and can never together exceed the cap.
+     */
+    async insertCapped(row: KeyRow & { fingerprint: string }, maxActive: number): Promise<'inserted' | 'limit_reached'> {
+      return transaction(db, async (trx) => {
+        if (!isSqlite(db)) await sql`select id from accounts where id = ${row.account_id} for update`.execute(trx);
+        const { active } = await trx
+          .selectFrom('api_keys')
+          .select((eb) => eb.fn.countAll<number>().as('active'))
+          .where('account_id', '=', row.account_id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(active) >= maxActive) return 'limit_reached';
+        await trx.insertInto('api_keys').values(row).execute();
+        return 'inserted';
+      });
     },
 
     async findActiveNamed(accountId: string, name: string) {

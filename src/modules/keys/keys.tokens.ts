@@ -14,6 +14,12 @@ export const fingerprintOf = (token: string): string => createHash('sha256').upd
 /** What the dashboard and CLI show: `ak_live_` and the 8 characters after it. */
 export const displayPrefixOf = (token: string): string => token.slice(0, TOKEN_PREFIX.length + 8);
 
+/** The fingerprint of a well-formed key in these header values, else null (no lookup, no error). */
+export function fingerprintOfHeader(values: readonly string[] | undefined): string | null {
+  const parsed = parseAuthorization(values);
+  return parsed.kind === 'token' ? fingerprintOf(parsed.token) : null;
+}
+
 export type ParsedAuthorization =
   | { kind: 'missing' }
   | { kind: 'malformed'; reason: string }

@@ -3,17 +3,26 @@ import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } fro
 import { keysErrors } from './keys.errors.ts';
 import type { KeyRow, KeysRepository } from './keys.repository.ts';
 import { newId } from '../../app/ids.ts';
+import { isAppError } from '../../app/errors.ts';
 
 export interface Caller {
   accountId: string;
   keyId: string;
   keyPrefix: string;
+  /** SHA-256 of the key, as stored: lets the failed-attempt throttle recognise a key that worked. */
+  fingerprint: string;
   /** The account's spendable balance when the key was checked (balance less holds). */
   available: number;
 }
 
 /** Names of query parameters that people use to pass keys; any of them refuses the call. */
 const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
+/**
+ * Active keys one account may hold. Enough for one key per integration and environment; without a
+ * cap, keys were a way around the per-key rate limit (60 created in 0.4 s).
+ */
+export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
+
 /** last_used_at is written at most once a minute per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -37,8 +46,10 @@ export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Da
         revoked_at: null,
       };
       try {
-        await keys.insert({ ...key, fingerprint: fingerprintOf(token) });
+        const outcome = await keys.insertCapped({ ...key, fingerprint: fingerprintOf(token) }, MAX_ACTIVE_KEYS_PER_ACCOUNT);
+        if (outcome === 'limit_reached') throw keysErrors.limitReached(MAX_ACTIVE_KEYS_PER_ACCOUNT);
       } catch (error) {
+        if (isAppError(error)) throw error;
         if (await keys.findActiveNamed(accountId, name)) throw keysErrors.nameTaken(name);
         throw error;
       }
@@ -59,13 +70,14 @@ export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Da
       const parsed = parseAuthorization(headerValues);
       if (parsed.kind === 'missing') throw keysErrors.missing();
       if (parsed.kind === 'malformed') throw keysErrors.malformed(parsed.reason);
-      const key = await keys.findActiveByFingerprint(fingerprintOf(parsed.token));
+      const fingerprint = fingerprintOf(parsed.token);
+      const key = await keys.findActiveByFingerprint(fingerprint);
       if (!key) throw keysErrors.invalid();
       const now = clock();
       if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) >= TOUCH_INTERVAL_MS) {
         await keys.touch(key.id, now.toISOString());
       }
-      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix, available: Number(key.available) };
+      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix, fingerprint, available: Number(key.available) };
     },
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * The one Reddit request budget: Reddit allows an OAuth app 100 requests a minute in all, shared by
+ * every account and every instance of the service. Each API call takes one slot of the current
+ * minute first; the slots are shared fairly between the consumers (accounts, or the system) that are
+ * asking at the same time. Where the counts live (memory, PostgreSQL, Redis) is the store's business.
+ */
+import { RedditUnavailableError } from './reddit.http.ts';
+
+/** The consumer of calls made for no account in particular (subreddit look-ups, monitors). */
+export const SYSTEM_CONSUMER = 'system';
+
+const WINDOW_MS = 60_000;
+/**
+ * A consumer counts as competing this long after its last request (longer when it was told to wait:
+ * until then plus this). Long enough to cover the gap between two calls of one scrape; short enough
+ * that a consumer who stopped no longer holds back the others.
+ */
+export const ACTIVE_MS = 5_000;
+
+/** One consumer's line: its calls in the window starting at `window` (ms), and until when it competes. */
+export interface BudgetEntry {
+  consumer: string;
+  window: number;
+  used: number;
+  activeUntil: number;
+}
+
+export interface BudgetStore {
+  /**
+   * Runs `work` over every entry that may matter at `nowMs` (this window's, and those still
+   * competing) with no other decision in between, on any instance, and saves the entry it returns.
+   */
+  transact<T>(nowMs: number, work: (entries: BudgetEntry[]) => { result: T; save: BudgetEntry }): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type Decision = { granted: true } | { granted: false; retryAtMs: number };
+
+export const windowOf = (nowMs: number) => nowMs - (nowMs % WINDOW_MS);
+
+/**
+ * Whether `consumer` may make one call now. Never more than `perMinute` calls in a window in all.
+ * While others compete, each may take an equal share of the window (at least one call); alone, a
+ * consumer may use all of it. A consumer that already took more than its share before the others
+ * came (a burst) waits, and the others take what is left.
+ */
+export function decide(entries: BudgetEntry[], consumer: string, nowMs: number, perMinute: number): { result: Decision; save: BudgetEntry } {
+  const window = windowOf(nowMs);
+  const windowEnd = window + WINDOW_MS;
+  const usedOf = (entry: BudgetEntry | undefined) => (entry && entry.window === window ? entry.used : 0);
+  const total = entries.reduce((sum, entry) => sum + usedOf(entry), 0);
+  const mine = entries.find((entry) => entry.consumer === consumer);
+  const others = entries.filter((entry) => entry.consumer !== consumer && entry.activeUntil > nowMs);
+  const share = Math.max(1, Math.floor(perMinute / (others.length + 1)));
+  let result: Decision = { granted: true };
+  if (total >= perMinute) result = { granted: false, retryAtMs: windowEnd };
+  else if (others.length > 0 && usedOf(mine) >= share) {
+    // Ask again when the window turns or when one of the others may have stopped competing.
+    result = { granted: false, retryAtMs: Math.min(windowEnd, ...others.map((entry) => entry.activeUntil)) };
+  }
+  const activeUntil = Math.max(mine?.activeUntil ?? 0, nowMs + ACTIVE_MS, result.granted ? 0 : result.retryAtMs + ACTIVE_MS);
+  return { result, save: { consumer, window, used: usedOf(mine) + (result.granted ? 1 : 0), activeUntil } };
+}
+
+export interface RedditBudget {
+  /** Takes one slot for `consumer`, waiting for the next window up to a bound; then RedditUnavailableError with Retry-After. */
+  take(consumer: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createRedditBudget(deps: {
+  store: BudgetStore;
+  perMinute: number;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** How long one call may wait for a slot in all (default: one window and a bit). */
+  maxWaitMs?: number;
+}): RedditBudget {
+  const { store, perMinute, now, sleep } = deps;
+  const maxWaitMs = deps.maxWaitMs ?? WINDOW_MS + ACTIVE_MS;
+  return {
+    async take(consumer) {
+      const deadline = now() + maxWaitMs;
+      for (;;) {
+        const at = now();
+        const decision = await store.transact(at, (entries) => decide(entries, consumer, at, perMinute));
+        if (decision.granted) return;
+        if (decision.retryAtMs > deadline) {
+          const seconds = Math.max(1, Math.ceil((decision.retryAtMs - now()) / 1000));
+          // Reported like Reddit's own 429: unavailable for now, never an empty result.
+          throw new RedditUnavailableError(
+            `This server's shared Reddit budget (${perMinute} requests a minute) is used up; try again in ${seconds} s`,
+            seconds,
+            429,
+          );
+        }
+        await sleep(Math.max(0, decision.retryAtMs - now()));
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+/** One process (SQLite): the entries in memory, decisions one at a time by construction. */
+export function createMemoryBudgetStore(): BudgetStore {
+  const entries = new Map<string, BudgetEntry>();
+  return {
+    async transact(nowMs, work) {
+      const window = windowOf(nowMs);
+      for (const [consumer, entry] of entries) {
+        if (entry.window !== window && entry.activeUntil <= nowMs) entries.delete(consumer);
+      }
+      const { result, save } = work([...entries.values()]);
+      entries.set(save.consumer, save);
+      return result;
+    },
+    async close() {},
+  };
+}
