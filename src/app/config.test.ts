@@ -21,3 +21,29 @@ describe('dashboard configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('HTTP timeouts', () => {
+  it('default to 30 s for a request, 10 s for its headers and 72 s for an idle kept-alive connection', () => {
+    expect(loadConfig({}).http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 });
+  });
+
+  it('refuse a headers timeout longer than the request timeout, naming the variable', () => {
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' })).toThrow('HTTP_HEADERS_TIMEOUT_MS');
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' }).http.headersTimeoutMs).toBe(5000);
+  });
+});
+
+describe('limits per account, per address and on Reddit', () => {
+  it('default to 5 × the per-key limit per account, 30 failed keys per address and 90 Reddit calls a minute', () => {
+    expect(loadConfig({})).toMatchObject({ rateLimitPerAccountPerMinute: 600, authFailuresPerMinute: 120, redditRequestsPerMinute: 90 });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '10' }).rateLimitPerAccountPerMinute).toBe(50);
+  });
+
+  it.each([
+    ['RATE_LIMIT_PER_ACCOUNT_PER_MINUTE', '0'],
+    ['AUTH_FAILURES_PER_MINUTE', 'many'],
+    ['REDDIT_REQUESTS_PER_MINUTE', '0'],
+  ])('a bad %s (%s) throws a ConfigError naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

@@ -42,7 +42,24 @@ export interface Config {
   jobs: JobsConfig;
   webhooks: { allowHttp: boolean; allowPrivate: boolean; retryDelaySeconds: number };
   rateLimitPerMinute: number;
+  /** All keys of one account together (an account may hold several keys). */
+  rateLimitPerAccountPerMinute: number;
+  /** Requests with a missing or invalid key per client address per minute before 429. */
+  authFailuresPerMinute: number;
+  /** Reddit API calls per minute shared by every instance and account (Reddit allows 100 per client id). */
+  redditRequestsPerMinute: number;
   redisUrl: string | null;
+  http: HttpTimeouts;
+}
+
+/** Slow clients (slow-loris) must not hold connections open for ever. */
+export interface HttpTimeouts {
+  /** The whole request, headers and body, must arrive within this. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
 }
 
 export interface JobsConfig {
@@ -84,6 +101,16 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === undefined || raw === '') return fallback;
   if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
   return raw === 'true';
+}
+
+function httpTimeouts(env: Env): HttpTimeouts {
+  const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${headersTimeoutMs}"`);
+  }
+  // Above the 60 s idle timeout of common load balancers, so the balancer, not us, closes idle connections.
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000) };
 }
 
 function redisUrl(raw: string): string {
@@ -182,6 +209,18 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaySeconds: integer(env, 'WEBHOOK_RETRY_DELAY_SECONDS', 30, 1, 3600),
     },
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000_000),
+    // Five keys' worth: an account's integrations share it, and creating keys does not raise it.
+    rateLimitPerAccountPerMinute: integer(
+      env,
+      'RATE_LIMIT_PER_ACCOUNT_PER_MINUTE',
+      5 * integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000_000),
+      1,
+      5_000_000_000,
+    ),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 120, 1, 1_000_000_000),
+    // Reddit allows 100; 10 are left for user-context calls (publishing) and clock skew between instances.
+    redditRequestsPerMinute: integer(env, 'REDDIT_REQUESTS_PER_MINUTE', 90, 1, 100_000),
     redisUrl: env.REDIS_URL ? redisUrl(env.REDIS_URL) : null,
+    http: httpTimeouts(env),
   };
 }

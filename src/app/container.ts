@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
+import pino, { type Logger } from 'pino';
 import { createLlmClient, type LlmClient } from '../integrations/llm/llm.client.ts';
-import { createRedditClient, type RedditClient } from '../integrations/reddit/reddit.client.ts';
+import { createRedditClient, type RedditClient, type RedditClientOptions } from '../integrations/reddit/reddit.client.ts';
 import { createRedditUserClient, type RedditUserClient } from '../integrations/reddit/reddit.user.ts';
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
@@ -15,14 +16,19 @@ import { createKeysRepository } from '../modules/keys/keys.repository.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases, toScrapeView } from '../modules/scrape/scrape.usecases.ts';
+import { systemResolver, type HostResolver } from '../modules/webhooks/webhooks.urls.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
 import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
+import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failures.ts';
+import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
+import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type Database } from './database.ts';
+import { describeDatabaseError } from './database.pool.ts';
 import { createJobQueue, createLazyJobQueue, type JobQueue } from './jobs.ts';
 import { migrate } from './migrations.ts';
 
@@ -39,20 +45,40 @@ export interface Overrides {
   redditUser?: RedditUserClient | null;
   db?: Database;
   jobs?: JobQueue;
+  /** DNS for webhook hosts (tests script it to check rebinding). */
+  resolveHost?: HostResolver;
+  /** Where lines about the database and the job queue go (the request log is Fastify's own). */
+  log?: Logger;
+  /** Options of the Reddit client built here (ignored when `reddit` is given). */
+  redditOptions?: Pick<RedditClientOptions, 'sleep' | 'timeoutMs'>;
+  /** How waits for the shared Reddit budget pass (tests move a pinned clock instead). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The one composition root: `serve`, the CLI and the tests all build the service here. */
 export async function createServices(config: Config, overrides: Overrides = {}) {
-  const db = overrides.db ?? createDatabase(config.database);
+  const log = overrides.log ?? pino({ level: config.logLevel });
+  const db = overrides.db ?? createDatabase(config.database, log);
   await migrate(db);
   const clock = overrides.clock ?? (() => new Date());
   const random = overrides.random ?? randomBytes;
-  const reddit = overrides.reddit !== undefined ? overrides.reddit : config.reddit && createRedditClient(config.reddit);
+  // One Reddit request budget for every account and instance, kept where the rate-limit counters are.
+  const redditBudget = await openRedditBudget({
+    redisUrl: config.redisUrl,
+    db,
+    perMinute: config.redditRequestsPerMinute,
+    now: () => clock().getTime(),
+    sleep: overrides.sleep,
+  });
+  const reddit =
+    overrides.reddit !== undefined
+      ? overrides.reddit
+      : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
 
   const accounts = createAccountsUsecases({ accounts: createAccountsRepository(db), clock, random });
   const { generate, publish, connections } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
   const jobs =
-    overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds));
+    overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));
   // In-process news of finished scrapes, so a waiting request answers at once; other processes poll.
   const events = new EventEmitter().setMaxListeners(0);
   const webhooks = createWebhooksUsecases({
@@ -62,15 +88,21 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     random,
     policy: { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate },
     retryDelaySeconds: config.webhooks.retryDelaySeconds,
+    secretKey: config.secretKey,
+    resolveHost: overrides.resolveHost ?? systemResolver,
   });
+  await webhooks.sealClearSecrets();
+  const subreddits = createSubredditsUsecases({ db, reddit, clock });
   const runner = createScrapeRunner({
     db,
     reddit,
+    subreddits,
     clock,
     jobs,
     jobsConfig: config.jobs,
     pricePerPair: config.priceScrape,
     events,
+    log,
     onSettled: async (row) => {
       if (!row.webhook_url) return;
       await webhooks.enqueue({
@@ -89,14 +121,22 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     : config.database.dialect === 'postgres'
       ? createSqlStore(db)
       : createMemoryStore();
-  const rateLimit = createRateLimitUsecases({ store: rateLimitStore, clock, perMinute: config.rateLimitPerMinute });
+  const rateLimit = createRateLimitUsecases({
+    store: rateLimitStore,
+    clock,
+    perMinute: config.rateLimitPerMinute,
+    perAccountPerMinute: config.rateLimitPerAccountPerMinute,
+  });
 
   /** Runs the background jobs in this process (`serve` without --no-worker, and `worker`). */
   async function startWorker() {
     await jobs.work(SCRAPE_QUEUE, config.jobs.concurrency, (data) => runner.run(String(data.scrape_id)));
     await jobs.work(WEBHOOK_QUEUE, config.jobs.concurrency, (data) => webhooks.deliver(String(data.delivery_id)));
     const recover = () =>
-      Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch(() => undefined);
+      Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch((error) =>
+        // The next sweep tries again (the database may be away for a moment); say why this one did not run.
+        log.warn(describeDatabaseError(error), 'the recovery sweep failed; it runs again in 30 s'),
+      );
     const timer = setInterval(recover, RECOVERY_INTERVAL_MS);
     timer.unref();
     await recover();
@@ -106,6 +146,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   return {
     config,
     db,
+    log,
     accounts,
     sessions: createSessionsUsecases({
       sessions: createSessionsRepository(db),
@@ -129,7 +170,10 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       assertWebhookUrl: webhooks.assertUrl,
     }),
     scrapeRunner: runner,
+    subreddits,
     rateLimit,
+    redditBudget,
+    authFailures: createAuthFailureThrottle({ clock, perMinute: config.authFailuresPerMinute }),
     idempotency: createIdempotencyUsecases({ db, clock }),
     generate,
     publish,
@@ -140,6 +184,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     async close() {
       await jobs.stop();
       await rateLimit.close();
+      await redditBudget.close();
       await db.destroy();
     },
   };

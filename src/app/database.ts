@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteAdapter, sql, type Compilable, type Generated } from 'kysely';
+import { createPool, type DatabaseLog } from './database.pool.ts';
 import { SubpilotSqliteDialect } from './database.sqlite.ts';
 import pg from 'pg';
 import type { DatabaseTarget } from './config.ts';
@@ -13,6 +14,7 @@ export interface AccountsTable {
   balance: number;
   /** Credits reserved by accepted, unfinished jobs; what a user can spend is balance − held. */
   held: Generated<number>;
+  /** Sealed with SECRET_KEY (src/app/crypto.ts, the account id as context); `whsec_…` only from before sealing, sealed at start-up. */
   webhook_secret: string | null;
   created_at: string;
 }
@@ -58,6 +60,8 @@ export interface ScrapesTable {
   completed_at: string | null;
   attempts: Generated<number>;
   webhook_url: string | null;
+  /** Posts Reddit sent that could not be read and were left out. */
+  skipped: Generated<number>;
 }
 
 /** A dashboard log-in. The cookie holds the session id; only its SHA-256 is stored. */
@@ -117,6 +121,16 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+/** The shared Reddit request budget: one row per consumer (an account id, or "system"). */
+export interface RedditBudgetTable {
+  consumer: string;
+  /** Start of the window `used` counts in, ms since the epoch. */
+  window_start: number;
+  used: number;
+  /** The consumer competes for the budget until then, ms since the epoch. */
+  active_until: number;
+}
+
 export interface JobsTable {
   id: string;
   queue: string;
@@ -151,7 +165,7 @@ export interface GenerationsTable {
   completed_at: string | null;
 }
 
-/** `unknown`: Reddit did not answer in time, so whether it posted cannot be told. */
+/** `unknown`: Reddit did not answer in time; checked against the author's listings, or refunded if it never can be. */
 export interface PublicationsTable {
   id: string;
   account_id: string;
@@ -170,9 +184,14 @@ export interface PublicationsTable {
   price: number;
   charged: number;
   error: string | null;
+  /** While `running`, or `unknown` and still to be checked with Reddit: when recovery may act. */
   lease_expires_at: string | null;
   created_at: string;
   completed_at: string | null;
+  /** The Reddit user it was sent as (null before migration 0008). */
+  author: string | null;
+  /** Recovery rounds in which Reddit could not be asked whether it went out. */
+  recovery_checks: number;
 }
 
 /** An account's Reddit identity; the refresh token is sealed with SECRET_KEY (AES-256-GCM). */
@@ -193,7 +212,18 @@ export interface OauthStatesTable {
   expires_at: string;
 }
 
+/** The subreddit directory: what Reddit last said about a subreddit, keyed by its lower-case name. */
+export interface SubredditsTable {
+  name: string;
+  display_name: string;
+  state: 'ok' | 'private' | 'banned' | 'quarantined' | 'not_found' | 'forbidden';
+  /** 1 when Reddit marks it over 18. */
+  nsfw: number;
+  checked_at: string;
+}
+
 export interface Tables {
+  subreddits: SubredditsTable;
   generations: GenerationsTable;
   publications: PublicationsTable;
   reddit_connections: RedditConnectionsTable;
@@ -202,6 +232,7 @@ export interface Tables {
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
+  reddit_budget: RedditBudgetTable;
   jobs: JobsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -217,7 +248,8 @@ export type Dialect = DatabaseTarget['dialect'];
 /** PostgreSQL returns BIGINT and COUNT as strings; credits fit a JS number, so read them as numbers. */
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-export function createDatabase(target: DatabaseTarget): Database {
+/** `log` hears of PostgreSQL connections lost between queries; without one they are still survived, silently. */
+export function createDatabase(target: DatabaseTarget, log: DatabaseLog = { warn: () => undefined }): Database {
   if (target.dialect === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
@@ -227,8 +259,7 @@ export function createDatabase(target: DatabaseTarget): Database {
     sqlite.pragma('busy_timeout = 5000');
     return new Kysely<Tables>({ dialect: new SubpilotSqliteDialect(sqlite) });
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: createPool(target.url, log) }) });
 }
 
 /**

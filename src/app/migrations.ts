@@ -4,8 +4,8 @@ import { generatePublishMigration } from './migrations.generate-publish.ts';
 import { publishRecoveryMigration } from './migrations.publish-recovery.ts';
 import { redditBudgetMigration } from './migrations.reddit-budget.ts';
 import { scaleOutMigration } from './migrations.scale-out.ts';
+import { scrapeSkippedMigration } from './migrations.scrape-skipped.ts';
 import { subredditDirectoryMigration } from './migrations.subreddits.ts';
-import { webhookSecretsMigration } from './migrations.webhook-secrets.ts';
 
 /** Both engines run the same migrations; the only dialect difference is the ledger's identity column. */
 const migrations: Record<string, Migration> = {
@@ -103,8 +103,8 @@ const migrations: Record<string, Migration> = {
   '0004_scale_out': scaleOutMigration,
   '0005_subreddit_directory': subredditDirectoryMigration,
   '0006_reddit_budget': redditBudgetMigration,
-  '0007_webhook_secrets': webhookSecretsMigration,
-  '0008_publish_recovery': publishRecoveryMigration,
+  '0007_publish_recovery': publishRecoveryMigration,
+  '0008_scrape_skipped': scrapeSkippedMigration,
 };
 
 export async function migrate(db: Database): Promise<void> {

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/app/config.ts';
 import { createServices, type Overrides, type Services } from '../../src/app/container.ts';
 import { buildServer } from '../../src/app/server.ts';
-import { createRedditClient } from '../../src/integrations/reddit/reddit.client.ts';
 import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';
 import { startFakeReddit, type FakeReddit } from './fake-reddit.ts';
 
@@ -34,14 +33,21 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     // Suites that test the limit set their own; the others fire hundreds of calls from one key.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // Likewise for failed keys: every suite's clients share the address 127.0.0.1.
+    AUTH_FAILURES_PER_MINUTE: '1000000',
+    // And for the shared Reddit budget: only its own suite (test/scale/reddit-budget.test.ts) runs short of it.
+    REDDIT_REQUESTS_PER_MINUTE: '100000',
     REDDIT_API_URL: reddit.url,
     REDDIT_AUTH_URL: reddit.url,
     ...(configured ? { REDDIT_CLIENT_ID: reddit.clientId, REDDIT_CLIENT_SECRET: reddit.clientSecret } : {}),
     ...options.env,
   });
-  // The real client against the fake server; only its back-off sleeps are shortened.
-  const redditClient = config.reddit && createRedditClient({ ...config.reddit, sleep: () => Promise.resolve(), timeoutMs: 2000 });
-  const services = await createServices(config, { db: database.db, reddit: redditClient, ...options.overrides });
+  // The real client (built by the container, with the shared budget) against the fake server; only its back-off sleeps are shortened.
+  const services = await createServices(config, {
+    db: database.db,
+    redditOptions: { sleep: () => Promise.resolve(), timeoutMs: 2000 },
+    ...options.overrides,
+  });
   const stopWorker = options.worker === false ? undefined : await services.startWorker();
   const server = await buildServer(services, { logger: false });
   const address = await server.listen({ port: 0, host: '127.0.0.1' });
