@@ -34,13 +34,13 @@ export function buildPrompt(input: PromptInput): { system: string; user: string;
   return { system, user: lines.join('\n'), maxTokens };
 }
 
-/** Cuts at the last whitespace before `max`, so a word is never split. */
 /** What is missing from a draft for it to be publishable, or null when it is complete. */
 export function missingPart(type: 'reply' | 'post', draft: { title: string | null; body: string }): string | null {
   if (type === 'post' && !draft.title?.trim()) return 'no title';
   return draft.body.trim() ? null : 'an empty body';
 }
 
+/** Cuts at the last whitespace before `max`, so a word is never split. */
 export function clip(text: string, max: number | undefined): string {
   if (!max || text.length <= max) return text;
   const cut = text.slice(0, max);

@@ -138,7 +138,7 @@ export function createGenerateUsecases(deps: {
         if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
         throw error;
       }
-      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text.trim() };
+      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
       // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
       const missing = missingPart(body.type, draft);
       if (missing) {

@@ -34,7 +34,8 @@ export const createWebhooksRepository = (db: Database) => ({
     await db.updateTable('accounts').set({ webhook_secret: next }).where('id', '=', accountId).where('webhook_secret', '=', expected).execute();
   },
 
-  clearSecrets: (prefix: string) =>
+  /** Accounts whose stored secret starts with `prefix` (the form secrets had before they were sealed). */
+  findSecretsStartingWith: (prefix: string) =>
     // substr, not LIKE: the prefix's "_" would be a wildcard.
     db.selectFrom('accounts').select(['id', 'webhook_secret']).where(sql`substr(webhook_secret, 1, ${prefix.length})`, '=', prefix).execute(),
 

@@ -49,7 +49,7 @@ export function createWebhookSecrets(deps: { db: Database; key: Buffer | null; r
     /** Seals secrets stored in clear by earlier versions; run at start-up, a no-op without SECRET_KEY. */
     async sealClearSecrets(): Promise<number> {
       if (!key) return 0;
-      const rows = await webhooks.clearSecrets(CLEAR_PREFIX);
+      const rows = await webhooks.findSecretsStartingWith(CLEAR_PREFIX);
       for (const row of rows) await webhooks.replaceSecret(row.id, row.webhook_secret!, seal(key, row.webhook_secret!, row.id));
       return rows.length;
     },
