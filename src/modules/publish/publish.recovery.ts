@@ -28,6 +28,29 @@ function isTheOne(row: PublicationRow, thing: OwnThing): boolean {
   return thing.subreddit.toLowerCase() === row.target.slice(2).toLowerCase() && same(thing.title, row.title) && same(thing.text, row.body);
 }
 
+/**
+ * Settles a publication that did not go out, or cannot be shown to have (`unknown`), and refunds it in
+ * the same transaction. Guarded on the state it expects: false when someone else settled it first.
+ */
+export function settleRefunded(
+  db: Database,
+  row: PublicationRow,
+  outcome: { status: 'failed' | 'unknown'; error: string; at: string },
+  from: SettleFrom = { status: 'running' },
+): Promise<boolean> {
+  const { status, error, at } = outcome;
+  return transaction(db, async (trx) => {
+    // A refusal Reddit confirmed frees the Idempotency-Key, so a retry with it really retries.
+    const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
+    if (!(await createPublicationsRepository(trx).settle(row.id, change, from))) return false;
+    if (row.charged > 0) {
+      const refund = { accountId: row.account_id, kind: 'refund' as const, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
+      await createCreditsRepository(trx).apply(refund);
+    }
+    return true;
+  });
+}
+
 export function createPublishRecovery(deps: {
   db: Database;
   connections: ConnectionsUsecases;
@@ -58,27 +81,17 @@ export function createPublishRecovery(deps: {
   }
 
   /** Settles with its money move in one transaction; false when another recoverer got there first. */
-  function settle(row: PublicationRow, found: OwnThing | null, finalError?: string): Promise<boolean> {
+  async function settle(row: PublicationRow, found: OwnThing | null, finalError?: string): Promise<boolean> {
     const from: SettleFrom = { status: row.status, recoveryChecks: row.recovery_checks };
     const at = clock().toISOString();
-    return transaction(db, async (trx) => {
-      const repo = createPublicationsRepository(trx);
-      if (found) {
-        const change = { status: 'published' as const, reddit_id: found.name, permalink: found.permalink, charged: row.charged, error: null, completed_at: at };
-        return repo.settle(row.id, { ...change, freeKey: false }, from);
-      }
-      const where = row.kind === 'comment' ? 'comments' : 'posts';
-      const error = finalError ?? `the answer from Reddit was lost, and u/${row.author}'s recent ${where} do not show it; the charge was refunded`;
-      const status = finalError ? ('unknown' as const) : ('failed' as const);
-      // A refund that Reddit confirmed frees the Idempotency-Key, so a retry with it really retries.
-      const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
-      if (!(await repo.settle(row.id, change, from))) return false;
-      if (row.charged > 0) {
-        const refund = { accountId: row.account_id, kind: 'refund' as const, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
-        await createCreditsRepository(trx).apply(refund);
-      }
-      return true;
-    });
+    if (found) {
+      // The charge taken when it was sent stands: no money moves, only the status.
+      const change = { status: 'published' as const, reddit_id: found.name, permalink: found.permalink, charged: row.charged, error: null, completed_at: at };
+      return createPublicationsRepository(db).settle(row.id, { ...change, freeKey: false }, from);
+    }
+    const where = row.kind === 'comment' ? 'comments' : 'posts';
+    const error = finalError ?? `the answer from Reddit was lost, and u/${row.author}'s recent ${where} do not show it; the charge was refunded`;
+    return settleRefunded(db, row, { status: finalError ? 'unknown' : 'failed', error, at }, from);
   }
 
   /** Reddit could not be asked: again later, or, after the last round, refunded as unknown. */

@@ -11,7 +11,7 @@ import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../keys/keys.tokens.ts';
 import { publishErrors } from './publish.errors.ts';
-import { createPublishRecovery } from './publish.recovery.ts';
+import { createPublishRecovery, settleRefunded } from './publish.recovery.ts';
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
 import type { PublishBody } from './publish.schemas.ts';
 import { checkShape, contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
@@ -60,16 +60,7 @@ export function createPublishUsecases(deps: {
   }
 
   /** Settles a publication that did not go out: refunds it in the same transaction. False when already settled. */
-  function fail(row: PublicationRow, error: string): Promise<boolean> {
-    return transaction(db, async (trx) => {
-      const at = clock().toISOString();
-      const change = { status: 'failed' as const, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: true };
-      if (!(await createPublicationsRepository(trx).settle(row.id, change))) return false;
-      const refund = { accountId: row.account_id, kind: 'refund' as const, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
-      if (row.charged > 0) await createCreditsRepository(trx).apply(refund);
-      return true;
-    });
-  }
+  const fail = (row: PublicationRow, error: string) => settleRefunded(db, row, { status: 'failed', error, at: clock().toISOString() });
 
   /**
    * This process outlived its lease and recovery settled the publication from what Reddit shows; that
