@@ -60,15 +60,18 @@ export function linkUrl(value: unknown): string | null {
   return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.href : null;
 }
 
+/** A page on https://www.reddit.com: `value` when it is a path or such a URL, else null. */
+export function redditPage(value: unknown): string | null {
+  const url = parseUrl(value);
+  return url && url.origin === REDDIT_ORIGIN ? url.href : null;
+}
+
 /**
  * The post's page on https://www.reddit.com: the given permalink when it is a path or such a URL,
  * otherwise rebuilt from the subreddit and the id (Reddit redirects that short form to the full one).
  */
-export function permalinkOf(value: unknown, subreddit: string, id36: string): string {
-  const url = parseUrl(value);
-  if (url && url.origin === REDDIT_ORIGIN) return url.href;
-  return `${REDDIT_ORIGIN}/r/${subreddit}/comments/${id36}/`;
-}
+export const permalinkOf = (value: unknown, subreddit: string, id36: string): string =>
+  redditPage(value) ?? `${REDDIT_ORIGIN}/r/${subreddit}/comments/${id36}/`;
 
 const ID36 = /^[a-z0-9]{1,13}$/;
 

@@ -5,6 +5,7 @@
  * Calls that post are sent once and never retried, so a lost answer can never become a second post.
  */
 import { RedditUnavailableError, parseJson, retryAfterSeconds, sendOnce, type Attempt } from './reddit.http.ts';
+import { redditPage } from './reddit.content.ts';
 
 /** `history` lets the service read the user's own comments and posts (`/user/{name}/comments`, `/submitted`). */
 export const REDDIT_SCOPES = 'identity read submit history';
@@ -73,7 +74,6 @@ export type RedditUserClient = ReturnType<typeof createRedditUserClient>;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const REDDIT_ORIGIN = 'https://www.reddit.com';
 
 /** "you are doing that too much. try again in 9 minutes." → 540 */
 export function parseRatelimitWait(message: string): number | undefined {
@@ -212,8 +212,8 @@ function toOwnThing(data: Json): OwnThing | null {
   };
 }
 
-const absolute = (link: unknown) =>
-  typeof link !== 'string' ? '' : /^https?:\/\//.test(link) ? link : `${REDDIT_ORIGIN}${link}`;
+/** Reddit's link to what was posted, held to www.reddit.com like every permalink (reddit.content.ts). */
+const absolute = (link: unknown) => redditPage(link) ?? '';
 
 /** Reddit answers refusals both as HTTP statuses and as `json.errors: [[CODE, message, field]]` with 200. */
 function toOutcome(answer: Extract<Attempt, { ok: true }>, success: (data: Json) => { id: string; permalink: string } | null): PublishOutcome {
