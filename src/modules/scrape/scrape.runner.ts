@@ -34,14 +34,14 @@ export const BLOCKED_ERROR_PREFIX = "Reddit refuses this server's app: ";
  */
 export function chooseSubreddits(names: string[], entries: SubredditEntry[], includeNsfw: boolean) {
   const searchable: string[] = [];
-  const skipped: Unavailable[] = [];
+  const unsearchable: Unavailable[] = [];
   names.forEach((name, i) => {
     const entry = entries[i]!;
-    if (entry.state !== 'ok') skipped.push({ subreddit: name, reason: entry.state });
-    else if (entry.nsfw && !includeNsfw) skipped.push({ subreddit: name, reason: 'nsfw' });
+    if (entry.state !== 'ok') unsearchable.push({ subreddit: name, reason: entry.state });
+    else if (entry.nsfw && !includeNsfw) unsearchable.push({ subreddit: name, reason: 'nsfw' });
     else searchable.push(name);
   });
-  return { searchable, skipped };
+  return { searchable, unsearchable };
 }
 
 export const scrapeJobOptions = (jobs: JobsConfig) => ({
@@ -117,7 +117,7 @@ export function createScrapeRunner(deps: {
       const request = JSON.parse(row.request) as ScrapeRequest;
       try {
         const names = request.subreddits.map((s) => s.slice(2));
-        const { searchable, skipped } = chooseSubreddits(names, await deps.subreddits.lookup(names), request.include_nsfw);
+        const { searchable, unsearchable } = chooseSubreddits(names, await deps.subreddits.lookup(names), request.include_nsfw);
         const search = {
           subreddits: searchable,
           keywords: request.keywords,
@@ -131,7 +131,7 @@ export function createScrapeRunner(deps: {
         const output = searchable.length > 0 ? await reddit.search(search) : { posts: [], unavailable: [] };
         // A subreddit that changed since the directory last looked: keep the directory up to date.
         for (const u of output.unavailable) await deps.subreddits.record(u.subreddit, u.reason);
-        const unavailable = [...skipped, ...output.unavailable]
+        const unavailable = [...unsearchable, ...output.unavailable]
           .sort((a, b) => names.indexOf(a.subreddit) - names.indexOf(b.subreddit))
           .map((u) => ({ subreddit: `r/${u.subreddit}`, reason: u.reason }));
         // Posts Reddit sent that cannot be read are left out and counted; they never fail the scrape.
