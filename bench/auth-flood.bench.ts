@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/app/config.ts';
+import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { seedAccounts, startServer, tempSqliteUrl } from './support.ts';
 

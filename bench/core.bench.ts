@@ -5,7 +5,7 @@
  * Usage: npm run bench [-- --seconds 10 --connections 50]
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/app/config.ts';
+import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { coreScenarios, measure, printTable, seedAccounts, startServer, tempSqliteUrl } from './support.ts';
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { loadConfig } from '../src/app/config.ts';
+import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { coreScenarios, measure, seedAccounts, startServer, tempSqliteUrl } from './support.ts';
 

@@ -11,7 +11,7 @@ import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import { createAccountsRepository } from '../modules/accounts/accounts.repository.ts';
 import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
 import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
-import type { RandomBytes } from '../modules/keys/keys.tokens.ts';
+import type { RandomBytes } from '../shared/crypto/random.ts';
 import { createKeysRepository } from '../modules/keys/keys.repository.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
@@ -26,11 +26,12 @@ import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.t
 import { createSessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
-import type { Config } from './config.ts';
-import { createDatabase, type Database } from './database.ts';
-import { describeDatabaseError } from './database.pool.ts';
-import { createJobQueue, createLazyJobQueue, type JobQueue } from './jobs.ts';
-import { migrate } from './migrations.ts';
+import type { Config } from '../shared/config/config.ts';
+import { createDatabase, type Database } from '../shared/db/database.ts';
+import { describeDatabaseError } from '../shared/db/database.pool.ts';
+import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
+import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
+import { migrate } from '../shared/db/migrate.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
 const RECOVERY_INTERVAL_MS = 30_000;

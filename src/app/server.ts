@@ -13,9 +13,9 @@ import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import type { Services } from './container.ts';
-import { AppError } from './errors.ts';
-import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from './error-mapper.ts';
-import { problemSchema } from './schemas.ts';
+import { AppError } from '../shared/errors.ts';
+import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from '../shared/http/error-mapper.ts';
+import { problemSchema } from '../shared/http/schemas.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 

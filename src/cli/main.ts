@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig } from '../app/config.ts';
-import { isAppError } from '../app/errors.ts';
+import { ConfigError, loadConfig } from '../shared/config/config.ts';
+import { isAppError } from '../shared/errors.ts';
 import { accountsCommand, creditsCommand, keysCommand } from './operator.ts';
 import { serve, worker } from './serve.ts';
 

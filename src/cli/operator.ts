@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../app/config.ts';
+import { loadConfig } from '../shared/config/config.ts';
 import { createServices, type Services } from '../app/container.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
 

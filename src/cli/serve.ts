@@ -1,6 +1,6 @@
-import type { Config } from '../app/config.ts';
+import type { Config } from '../shared/config/config.ts';
 import { createServices, type Services } from '../app/container.ts';
-import { describeDatabaseError, isDatabaseUnavailable } from '../app/database.pool.ts';
+import { describeDatabaseError, isDatabaseUnavailable } from '../shared/db/database.pool.ts';
 import { buildServer } from '../app/server.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open } from '../../src/app/crypto.ts';
+import { open } from '../../src/shared/crypto/seal.ts';
 import { createRedditUserClient, type RedditUserClient } from '../../src/integrations/reddit/reddit.user.ts';
 import { startTestApp } from '../support/app.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';

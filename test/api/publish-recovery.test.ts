@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/shared/config/config.ts';
 import { createLlmClient } from '../../src/integrations/llm/llm.client.ts';
 import { MAX_RECOVERY_CHECKS } from '../../src/modules/publish/publish.recovery.ts';
 import { engines } from '../support/engines.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../src/app/database.ts';
-import { migrate } from '../../src/app/migrations.ts';
+import { createDatabase, type Database } from '../../src/shared/db/database.ts';
+import { migrate } from '../../src/shared/db/migrate.ts';
 import {
   createMemoryBudgetStore,
   createRedditBudget,

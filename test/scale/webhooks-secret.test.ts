@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open, seal } from '../../src/app/crypto.ts';
+import { open, seal } from '../../src/shared/crypto/seal.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/shared/config/config.ts';
 import { createServices, type Overrides, type Services } from '../../src/app/container.ts';
 import { buildServer } from '../../src/app/server.ts';
 import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';

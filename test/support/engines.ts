@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../src/app/config.ts';
-import { createDatabase, type Database } from '../../src/app/database.ts';
+import type { DatabaseTarget } from '../../src/shared/config/config.ts';
+import { createDatabase, type Database } from '../../src/shared/db/database.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 

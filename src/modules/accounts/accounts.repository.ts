@@ -1,4 +1,4 @@
-import type { Database } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
 
 export const createAccountsRepository = (db: Database) => ({
   async insert(row: { id: string; email: string; password_hash: string | null; created_at: string }) {

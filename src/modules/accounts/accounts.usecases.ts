@@ -1,6 +1,6 @@
 import { hash, verify } from 'argon2';
-import { newId } from '../../app/ids.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { accountsErrors } from './accounts.errors.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import { RedditTimeoutError } from '../../integrations/reddit/reddit.user.ts';
 
 export const connectionsErrors = {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { OauthStatesTable, RedditConnectionsTable, Tables } from '../../app/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
+import type { OauthStatesTable, RedditConnectionsTable } from './connections.tables.ts';
 
 export type ConnectionRow = RedditConnectionsTable;
 

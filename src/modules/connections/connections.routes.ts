@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { isAppError } from '../../app/errors.ts';
+import { isAppError } from '../../shared/errors.ts';
 import { sendPage } from '../dashboard/dashboard.reply.ts';
 import { sessionOf, viewerOf } from '../dashboard/dashboard.session.ts';
 import { connectionsPage } from './connections.view.ts';

@@ -1,17 +1,16 @@
-import { createHash } from 'node:crypto';
-import { open, seal } from '../../app/crypto.ts';
-import type { Database } from '../../app/database.ts';
+import { open, seal } from '../../shared/crypto/seal.ts';
+import type { Database } from '../../shared/db/database.ts';
 import { RedditUnavailableError } from '../../integrations/reddit/reddit.http.ts';
 import { RedditGrantError, type RedditUserClient, type UserTokens } from '../../integrations/reddit/reddit.user.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { connectionsErrors } from './connections.errors.ts';
 import { createConnectionsRepository } from './connections.repository.ts';
+import { sha256 } from '../../shared/crypto/sha256.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 /** A cached access token is renewed this long before Reddit says it expires. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 type Unauthorized = { ok: false; kind: 'unauthorized' };
 const isUnauthorized = (value: unknown): value is Unauthorized =>

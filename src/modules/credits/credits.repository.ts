@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { CreditLedgerTable, Tables } from '../../app/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
+import type { CreditLedgerTable } from './credits.tables.ts';
 
 export type LedgerKind = CreditLedgerTable['kind'];
 

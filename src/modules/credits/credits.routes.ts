@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { pageQuerySchema, problemResponses } from '../../app/schemas.ts';
+import { pageQuerySchema, problemResponses } from '../../shared/http/schemas.ts';
 import { callerOf } from '../keys/keys.auth.ts';
 import type { CreditsUsecases } from './credits.usecases.ts';
 

@@ -1,6 +1,6 @@
-import type { Database } from '../../app/database.ts';
-import { transaction } from '../../app/database.ts';
-import { decodeCursor, toPage } from '../../app/pagination.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { transaction } from '../../shared/db/database.ts';
+import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { creditsErrors } from './credits.errors.ts';
 import { createCreditsRepository, type LedgerChange } from './credits.repository.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { isAppError, type AppError } from '../../app/errors.ts';
+import { isAppError, type AppError } from '../../shared/errors.ts';
 import type { Html } from './html.ts';
 
 export const sendPage = (reply: FastifyReply, page: Html, status = 200) =>

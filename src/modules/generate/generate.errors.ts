@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 export const generateErrors = {
   notConfigured: () =>

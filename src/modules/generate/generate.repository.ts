@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { GenerationsTable, Tables } from '../../app/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
+import type { GenerationsTable } from './generate.tables.ts';
 
 export type GenerationRow = GenerationsTable;
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '../../app/schemas.ts';
+import { problemResponses } from '../../shared/http/schemas.ts';
 import { callerOf } from '../keys/keys.auth.ts';
 import { generateBodySchema, generationParamsSchema, generationSchema } from './generate.schemas.ts';
 import type { GenerateUsecases } from './generate.usecases.ts';

@@ -1,13 +1,13 @@
-import { transaction, type Database } from '../../app/database.ts';
-import { validationError } from '../../app/errors.ts';
-import { newId } from '../../app/ids.ts';
-import { generationLeaseMs } from '../../app/leases.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import { validationError } from '../../shared/errors.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import { generationLeaseMs } from '../../shared/jobs/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
 import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
 import { chargeIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import type { ScrapeResult } from '../scrape/scrape.matching.ts';
 import { generateErrors } from './generate.errors.ts';
 import { buildPrompt, clip, missingPart, splitPost } from './generate.prompt.ts';

@@ -1,4 +1,4 @@
-import type { Database } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
 
 export interface StoredResponse {
   status: number;

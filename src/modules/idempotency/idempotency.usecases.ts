@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import type { Database } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
 import { idempotencyErrors } from './idempotency.errors.ts';
 import { createIdempotencyRepository, type StoredResponse } from './idempotency.repository.ts';
+import { sha256 } from '../../shared/crypto/sha256.ts';
 
 /** Stripe's window: a key answers with its first result for 24 hours. */
 export const KEY_TTL_MS = 24 * 3600_000;
@@ -19,7 +19,7 @@ export function createIdempotencyUsecases(deps: { db: Database; clock: () => Dat
     /** Decides whether this request runs, or replays the answer its key already has. */
     async begin(accountId: string, key: string, route: string, body: unknown): Promise<Claim> {
       if (!KEY_PATTERN.test(key)) throw idempotencyErrors.invalidKey();
-      const requestHash = createHash('sha256').update(`${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
+      const requestHash = sha256(`${route}\n${JSON.stringify(body ?? null)}`);
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = clock();
         const row = { account_id: accountId, key, route, request_hash: requestHash, created_at: now.toISOString() };

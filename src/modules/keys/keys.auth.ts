@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isAppError } from '../../app/errors.ts';
+import { isAppError } from '../../shared/errors.ts';
 import type { AuthFailureThrottle } from '../ratelimit/ratelimit.failures.ts';
 import { fingerprintOfHeader } from './keys.tokens.ts';
 import type { Caller, KeysUsecases } from './keys.usecases.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isSqlite, precompiled, transaction, type Database } from '../../app/database.ts';
+import { isSqlite, precompiled, transaction, type Database } from '../../shared/db/database.ts';
 
 export interface KeyRow {
   id: string;

@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
+import { sha256 } from '../../shared/crypto/sha256.ts';
 
 export const TOKEN_PREFIX = 'ak_live_';
 const TOKEN_PATTERN = /^ak_live_[0-9a-f]{64}$/;
 /** RFC 9110 auth-scheme is case-insensitive; the rest must be exactly one space and one token. */
 const HEADER_PATTERN = /^bearer (\S+)$/i;
 
-export type RandomBytes = (size: number) => Buffer;
-
 export const generateToken = (random: RandomBytes): string => TOKEN_PREFIX + random(32).toString('hex');
 
-export const fingerprintOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const fingerprintOf = (token: string): string => sha256(token);
 
 /** What the dashboard and CLI show: `ak_live_` and the 8 characters after it. */
 export const displayPrefixOf = (token: string): string => token.slice(0, TOKEN_PREFIX.length + 8);

@@ -1,9 +1,9 @@
-import type { RandomBytes } from './keys.tokens.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
 import { keysErrors } from './keys.errors.ts';
 import type { KeyRow, KeysRepository } from './keys.repository.ts';
-import { newId } from '../../app/ids.ts';
-import { isAppError } from '../../app/errors.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import { isAppError } from '../../shared/errors.ts';
 
 export interface Caller {
   accountId: string;

@@ -6,7 +6,7 @@
  * Reddit cannot be asked, the question waits for a later round; after MAX_RECOVERY_CHECKS rounds the
  * publication ends `unknown` and is refunded, as it would have been before this check existed.
  */
-import { transaction, type Database } from '../../app/database.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
 import type { OwnThing, RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';

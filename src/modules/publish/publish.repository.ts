@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { isSqlite, type Database, type PublicationsTable, type Tables } from '../../app/database.ts';
+import { isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
+import type { PublicationsTable } from './publish.tables.ts';
 
 export type PublicationRow = PublicationsTable;
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { validationError } from '../../app/errors.ts';
+import { validationError } from '../../shared/errors.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import { publishErrors } from './publish.errors.ts';
 import type { PublishBody } from './publish.schemas.ts';
+import { sha256 } from '../../shared/crypto/sha256.ts';
 
 /** What goes to Reddit: a comment under `target` (t3_/t1_), or a self post in `target` (r/name). */
 export interface PublishTarget {
@@ -13,7 +13,6 @@ export interface PublishTarget {
   generationId: string | null;
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The body as sent, minus allow_duplicate, with keys in a fixed order: what an Idempotency-Key is bound to. */
 export const requestHashOf = (body: PublishBody): string =>

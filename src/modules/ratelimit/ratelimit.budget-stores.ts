@@ -4,7 +4,7 @@
  * The memory store for SQLite lives beside the budget itself.
  */
 import { sql } from 'kysely';
-import { isSqlite, transaction, type Database } from '../../app/database.ts';
+import { isSqlite, transaction, type Database } from '../../shared/db/database.ts';
 import {
   createMemoryBudgetStore,
   createRedditBudget,

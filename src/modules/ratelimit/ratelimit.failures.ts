@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 const WINDOW_SECONDS = 60;
 /** Addresses remembered at most; past it, entries of finished windows are dropped (a flood of spoofed-looking addresses stays bounded). */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
 
 /** Counts one request on each counter (a key, its account) in a fixed window; returns the counts so far, in order. */
 export interface RateLimitStore {

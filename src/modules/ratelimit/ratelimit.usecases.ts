@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import type { RateLimitStore } from './ratelimit.stores.ts';
 
 const WINDOW_SECONDS = 60;

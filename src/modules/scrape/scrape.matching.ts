@@ -1,6 +1,6 @@
 import type { RedditPost } from '../../integrations/reddit/reddit.client.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
-import { validationError } from '../../app/errors.ts';
+import { validationError } from '../../shared/errors.ts';
 
 export interface ScrapeRequest {
   subreddits: string[];

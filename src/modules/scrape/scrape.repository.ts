@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ScrapesTable, Tables } from '../../app/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
+import type { ScrapesTable } from './scrape.tables.ts';
 
 export type ScrapeRow = Selectable<ScrapesTable>;
 

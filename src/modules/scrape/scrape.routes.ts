@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { problemResponses } from '../../app/schemas.ts';
+import { problemResponses } from '../../shared/http/schemas.ts';
 import { callerOf } from '../keys/keys.auth.ts';
 import { pageQuerySchema, scrapeBodySchema, scrapeListSchema, scrapeParamsSchema, scrapeSchema } from './scrape.schemas.ts';
 import type { ScrapeUsecases } from './scrape.usecases.ts';

@@ -1,8 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { JobsConfig } from '../../app/config.ts';
-import { transaction, type Database } from '../../app/database.ts';
-import type { JobQueue } from '../../app/jobs.ts';
+import type { JobsConfig } from '../../shared/config/config.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createCreditsRepository } from '../credits/credits.repository.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema } from '../../app/schemas.ts';
+import { pageQuerySchema } from '../../shared/http/schemas.ts';
 
 export const SUBREDDIT_PATTERN = '^r/[A-Za-z0-9][A-Za-z0-9_]{1,20}$';
 export const MAX_RESULTS = 500;

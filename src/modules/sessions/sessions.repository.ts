@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Database, SessionsTable } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { SessionsTable } from './sessions.tables.ts';
 
 export const createSessionsRepository = (db: Database) => ({
   async insert(row: SessionsTable): Promise<void> {

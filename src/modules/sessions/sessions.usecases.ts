@@ -1,10 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { newId } from '../../app/ids.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { newId } from '../../shared/crypto/ids.ts';
 import { accountsErrors } from '../accounts/accounts.errors.ts';
 import { normalizeEmail, type AccountsUsecases } from '../accounts/accounts.usecases.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { sessionsErrors } from './sessions.errors.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
+import { sha256 } from '../../shared/crypto/sha256.ts';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -25,7 +26,6 @@ export interface StartedSession {
   maxAgeSeconds: number;
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** Constant-time comparison, so a forged form cannot learn the token one character at a time. */
 export function assertSameToken(expected: string | undefined, presented: string | undefined): void {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SubredditsTable, Tables } from '../../app/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
+import type { SubredditsTable } from './subreddits.tables.ts';
 
 export type SubredditRow = Selectable<SubredditsTable>;
 

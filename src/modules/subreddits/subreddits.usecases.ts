@@ -4,7 +4,7 @@
  * seen or last checked more than a day ago are asked of Reddit, all of them in one go. It knows nothing
  * of scrapes, so anything that must know a subreddit's state before paying for it can use it.
  */
-import type { Database } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { createSubredditsRepository, type SubredditRow } from './subreddits.repository.ts';
 

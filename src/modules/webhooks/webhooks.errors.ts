@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../app/errors.ts';
+import { AppError, validationError } from '../../shared/errors.ts';
 
 export const webhooksErrors = {
   invalidUrl: (message: string) => validationError(`webhook_url ${message}.`, [{ path: '/webhook_url', message }]),

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
-import type { Database, WebhookDeliveriesTable } from '../../app/database.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { WebhookDeliveriesTable } from './webhooks.tables.ts';
 
 export const createWebhooksRepository = (db: Database) => ({
   async insertDelivery(row: Insertable<WebhookDeliveriesTable>) {

@@ -1,6 +1,6 @@
-import { open, seal } from '../../app/crypto.ts';
-import type { Database } from '../../app/database.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import { open, seal } from '../../shared/crypto/seal.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { webhooksErrors } from './webhooks.errors.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { newWebhookSecret } from './webhooks.signing.ts';

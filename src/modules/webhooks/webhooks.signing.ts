@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 
 /** Standard Webhooks secrets: "whsec_" and base64 of 24 random bytes. */
 export const newWebhookSecret = (random: RandomBytes) => `whsec_${random(24).toString('base64')}`;

@@ -1,7 +1,7 @@
-import type { Database } from '../../app/database.ts';
-import { newId } from '../../app/ids.ts';
-import type { JobQueue } from '../../app/jobs.ts';
-import type { RandomBytes } from '../keys/keys.tokens.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { postPinned } from './webhooks.http.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { createWebhookSecrets } from './webhooks.secrets.ts';

@@ -1,4 +1,4 @@
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 
 /** Cursors are opaque to clients: base64url of the last item's sort key. */
 export const encodeCursor = (value: string | number): string => Buffer.from(String(value)).toString('base64url');

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { isSqlite, type Database } from './database.ts';
+import { isSqlite, type Database } from '../database.ts';
 
 /**
  * Issue 9 item B: the shared Reddit request budget (src/integrations/reddit/reddit.budget.ts), one

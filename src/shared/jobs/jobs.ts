@@ -1,28 +1,7 @@
-import type { DatabaseTarget } from './config.ts';
-import type { Database } from './database.ts';
-import type { DatabaseLog } from './database.pool.ts';
-
-export interface JobOptions {
-  /** Retries after the first attempt. */
-  retryLimit: number;
-  /** First retry delay; doubles on each retry. */
-  retryDelaySeconds: number;
-  /** An active job whose worker has not finished by then is handed to another worker. */
-  expireSeconds: number;
-}
-
-export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
-
-/**
- * At-least-once background jobs. Handlers must be idempotent (they are: a scrape is claimed with a
- * guarded update, a webhook delivery records each attempt). PostgreSQL uses pg-boss; SQLite, a
- * jobs table polled in-process.
- */
-export interface JobQueue {
-  send(queue: string, data: Record<string, unknown>, options: JobOptions): Promise<void>;
-  work(queue: string, concurrency: number, handler: JobHandler): Promise<void>;
-  stop(): Promise<void>;
-}
+import type { DatabaseTarget } from '../config/config.ts';
+import type { Database } from '../db/database.ts';
+import type { DatabaseLog } from '../db/database.pool.ts';
+import type { JobQueue } from './jobs.queue.ts';
 
 /** Starts the real queue on first use, so operator commands and API-only tests never start pg-boss. */
 export function createLazyJobQueue(start: () => Promise<JobQueue>): JobQueue {

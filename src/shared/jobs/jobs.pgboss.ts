@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
-import { describeDatabaseError, type DatabaseLog } from './database.pool.ts';
-import type { JobHandler, JobOptions, JobQueue } from './jobs.ts';
+import { describeDatabaseError, type DatabaseLog } from '../db/database.pool.ts';
+import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
 
 /**
  * pg-boss keeps its tables in a schema of its own. A DATABASE_URL that pins a search_path (as the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from './database.ts';
-import type { JobHandler, JobOptions, JobQueue } from './jobs.ts';
+import type { Database } from '../db/database.ts';
+import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
 
 const POLL_INTERVAL_MS = 250;
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { describeDatabaseError, isDatabaseUnavailable } from './database.pool.ts';
-import { AppError, isAppError } from './errors.ts';
+import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.pool.ts';
+import { AppError, isAppError } from '../errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

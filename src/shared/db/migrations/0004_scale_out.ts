@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { isSqlite, type Database } from './database.ts';
+import { isSqlite, type Database } from '../database.ts';
 
 /** Issue 5: credit holds, queued scrapes with webhooks, idempotency keys, rate-limit windows, SQLite jobs. */
 export const scaleOutMigration: Migration = {

@@ -1,4 +1,4 @@
-import type { RandomBytes } from '../modules/keys/keys.tokens.ts';
+import type { RandomBytes } from './random.ts';
 
 /**
  * Public ids such as `scr_0192f0c1a2b3c4d5e6f7a8b9c0d1`: 12 hex digits of milliseconds, then 64

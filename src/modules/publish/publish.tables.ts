@@ -1,0 +1,34 @@
+/** `unknown`: Reddit did not answer in time; checked against the author's listings, or refunded if it never can be. */
+export interface PublicationsTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  status: 'running' | 'published' | 'failed' | 'unknown';
+  kind: 'comment' | 'post';
+  target: string;
+  title: string | null;
+  body: string;
+  generation_id: string | null;
+  content_hash: string;
+  idempotency_key: string | null;
+  request_hash: string;
+  reddit_id: string | null;
+  permalink: string | null;
+  price: number;
+  charged: number;
+  error: string | null;
+  /** While `running`, or `unknown` and still to be checked with Reddit: when recovery may act. */
+  lease_expires_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+  /** The Reddit user it was sent as (null before migration 0008). */
+  author: string | null;
+  /** Recovery rounds in which Reddit could not be asked whether it went out. */
+  recovery_checks: number;
+}
+
+declare module '../../shared/db/database.ts' {
+  interface Tables {
+    publications: PublicationsTable;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Generated } from 'kysely';
+export interface ScrapesTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  request: string;
+  results: string | null;
+  unavailable: string | null;
+  price: number;
+  charged: number;
+  error: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+  attempts: Generated<number>;
+  webhook_url: string | null;
+  /** Posts Reddit sent that could not be read and were left out. */
+  skipped: Generated<number>;
+}
+
+declare module '../../shared/db/database.ts' {
+  interface Tables {
+    scrapes: ScrapesTable;
+  }
+}

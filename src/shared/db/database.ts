@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteAdapter, sql, type Compilable } from 'kysely';
+import { createPool, type DatabaseLog } from './database.pool.ts';
+import { SubpilotSqliteDialect } from './database.sqlite.ts';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config/config.ts';
+
+/**
+ * Every table of the service. Each feature declares its own in `<feature>.tables.ts` by adding to
+ * this interface (TypeScript's declaration merging), so the schema's types live beside the code
+ * that owns the rows, and this file never imports a feature.
+ */
+export interface Tables {}
+
+export type Database = Kysely<Tables>;
+export type Dialect = DatabaseTarget['dialect'];
+
+/** PostgreSQL returns BIGINT and COUNT as strings; credits fit a JS number, so read them as numbers. */
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+/** `log` hears of PostgreSQL connections lost between queries; without one they are still survived, silently. */
+export function createDatabase(target: DatabaseTarget, log: DatabaseLog = { warn: () => undefined }): Database {
+  if (target.dialect === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    const sqlite = new SQLite(target.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    return new Kysely<Tables>({ dialect: new SubpilotSqliteDialect(sqlite) });
+  }
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: createPool(target.url, log) }) });
+}
+
+/**
+ * A hot-path query built and compiled once; each call sends only fresh parameters, in the order the
+ * builder placed them. Building a Kysely query allocates dozens of frozen nodes, which under load
+ * cost more than running the query itself.
+ */
+export function precompiled<R, P extends unknown[]>(db: Database, query: Compilable<R>) {
+  const { sql: text } = query.compile();
+  return async (...parameters: P): Promise<R[]> => (await db.executeQuery<R>(CompiledQuery.raw(text, parameters))).rows;
+}
+
+export const isSqlite = (db: Database) => db.getExecutor().adapter instanceof SqliteAdapter;
+
+/**
+ * Runs `work` in one transaction. On SQLite it is `BEGIN IMMEDIATE`, so the write lock is taken up
+ * front and two writers never both read and then fail to upgrade; on PostgreSQL an ordinary one.
+ */
+export async function transaction<T>(db: Database, work: (trx: Kysely<Tables>) => Promise<T>): Promise<T> {
+  if (!isSqlite(db)) return db.transaction().execute(work);
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await work(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}

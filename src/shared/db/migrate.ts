@@ -1,0 +1,37 @@
+import { Migrator, sql, type Migration } from 'kysely';
+import { isSqlite, type Database } from './database.ts';
+import { coreMigration } from './migrations/0001_core.ts';
+import { dashboardMigration } from './migrations/0002_dashboard.ts';
+import { generatePublishMigration } from './migrations/0003_generate_publish.ts';
+import { scaleOutMigration } from './migrations/0004_scale_out.ts';
+import { subredditDirectoryMigration } from './migrations/0005_subreddit_directory.ts';
+import { redditBudgetMigration } from './migrations/0006_reddit_budget.ts';
+import { publishRecoveryMigration } from './migrations/0007_publish_recovery.ts';
+import { scrapeSkippedMigration } from './migrations/0008_scrape_skipped.ts';
+
+/** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
+const migrations: Record<string, Migration> = {
+  '0001_core': coreMigration,
+  '0002_dashboard': dashboardMigration,
+  '0003_generate_publish': generatePublishMigration,
+  '0004_scale_out': scaleOutMigration,
+  '0005_subreddit_directory': subredditDirectoryMigration,
+  '0006_reddit_budget': redditBudgetMigration,
+  '0007_publish_recovery': publishRecoveryMigration,
+  '0008_scrape_skipped': scrapeSkippedMigration,
+};
+
+export async function migrate(db: Database): Promise<void> {
+  // Kysely looks for its bookkeeping tables in every schema; pin them to ours, or a database
+  // shared by several schemas (one per test file, or per tenant) mistakes another's for its own.
+  const schema = isSqlite(db)
+    ? undefined
+    : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
