@@ -9,7 +9,8 @@ import {
   type BudgetStore,
   type RedditBudget,
 } from '../../src/integrations/reddit/reddit.budget.ts';
-import { createRedditClient, RedditUnavailableError, type RedditClient } from '../../src/integrations/reddit/reddit.client.ts';
+import { createRedditClient, type RedditClient } from '../../src/integrations/reddit/reddit.client.ts';
+import { RedditUnavailableError } from '../../src/integrations/reddit/reddit.errors.ts';
 import { createRedisBudgetStore, createSqlBudgetStore } from '../../src/modules/ratelimit/ratelimit.budget-stores.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { openTestDatabase, type TestDatabase } from '../support/engines.ts';
@@ -128,7 +129,11 @@ describe.each(backends)('the shared Reddit request budget (%s)', (backend) => {
     const a = Array.from({ length: 8 }, (_, i) => time.track(() => search(i % 2 ? first : second, 'acc_a')));
     // B submits one scrape of the same size once A has already used this window up.
     const b = time.track(async () => {
-      while (grants.length < PER_MINUTE) await new Promise((resolve) => setTimeout(resolve, 5));
+      // A fills the window within a few hundred ms; 2,000 polls (10 s) means it never did.
+      for (let polls = 0; grants.length < PER_MINUTE; polls++) {
+        if (polls === 2000) throw new Error(`A was granted only ${grants.length} of ${PER_MINUTE} calls in 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       return search(first, 'acc_b');
     });
     const driving = time.runUntilIdle();

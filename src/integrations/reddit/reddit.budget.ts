@@ -4,7 +4,7 @@
  * minute first; the slots are shared fairly between the consumers (accounts, or the system) that are
  * asking at the same time. Where the counts live (memory, PostgreSQL, Redis) is the store's business.
  */
-import { RedditUnavailableError } from './reddit.http.ts';
+import { budgetUsedUp } from './reddit.ratelimit.ts';
 
 /** The consumer of calls made for no account in particular (subreddit look-ups, monitors). */
 export const SYSTEM_CONSUMER = 'system';
@@ -85,15 +85,7 @@ export function createRedditBudget(deps: {
         const at = now();
         const decision = await store.transact(at, (entries) => decide(entries, consumer, at, perMinute));
         if (decision.granted) return;
-        if (decision.retryAtMs > deadline) {
-          const seconds = Math.max(1, Math.ceil((decision.retryAtMs - now()) / 1000));
-          // Reported like Reddit's own 429: unavailable for now, never an empty result.
-          throw new RedditUnavailableError(
-            `This server's shared Reddit budget (${perMinute} requests a minute) is used up; try again in ${seconds} s`,
-            seconds,
-            429,
-          );
-        }
+        if (decision.retryAtMs > deadline) throw budgetUsedUp(perMinute, decision.retryAtMs - now());
         await sleep(Math.max(0, decision.retryAtMs - now()));
       }
     },

@@ -1,13 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeReddit, type FakePost, type FakeReddit } from '../../../test/support/fake-reddit.ts';
-import {
-  RedditBlockedError,
-  RedditUnavailableError,
-  createRedditClient,
-  type RedditClientOptions,
-  type SearchInput,
-} from './reddit.client.ts';
+import { createRedditClient, type RedditClientOptions } from './reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError } from './reddit.errors.ts';
 import { buildQueries, formatKeyword } from './reddit.query.ts';
+import type { SearchInput } from './reddit.types.ts';
 
 const USER_AGENT = 'node:subpilot-test:0.1.0 (by /u/subpilot)';
 const T0 = 1_700_000_000;

@@ -3,7 +3,8 @@
  * app-only OAuth, pages through results, and reports subreddits it could not search instead of failing.
  * It neither filters nor sorts posts (the caller does) and never logs.
  */
-import { RedditUnavailableError, createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
+import { RedditUnavailableError } from './reddit.errors.ts';
+import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
 import { isUnavailableStatus, parseListing, parseSubredditInfos, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import {
   MAX_NAMES_PER_INFO,
@@ -15,70 +16,8 @@ import {
   searchPath,
   subredditInfoPath,
 } from './reddit.query.ts';
-
-export { RedditBlockedError, RedditUnavailableError } from './reddit.http.ts';
-
-export interface RedditPost {
-  /** "t3_abc123" (the listing's `name`). */
-  id: string;
-  /** Name without "r/", as Reddit spells it. */
-  subreddit: string;
-  title: string;
-  /** selftext ('' for link posts). */
-  body: string;
-  author: string;
-  url: string;
-  /** Absolute: "https://www.reddit.com" + data.permalink. */
-  permalink: string;
-  /** ISO 8601 from created_utc. */
-  created_at: string;
-  score: number;
-  num_comments: number;
-  /** over_18 */
-  nsfw: boolean;
-  /** The title or body was longer than Reddit's limit (reddit.content.ts LIMITS) and was cut. */
-  truncated: boolean;
-}
-
-/** A listing child that should have been a post but could not be read; `problem` names the field. */
-export interface SkippedItem {
-  /** "t3_…" when it had a readable id. */
-  id: string | null;
-  problem: string;
-}
-
-/** `forbidden`: Reddit refused it without naming a reason. */
-export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined' | 'forbidden';
-
-export interface SubredditDescription {
-  /** As asked (without "r/"). */
-  name: string;
-  /** Reddit's spelling; the asked name when Reddit does not know it. */
-  displayName: string;
-  state: 'ok' | UnavailableReason;
-  /** Marked over 18 (false when unknown). */
-  nsfw: boolean;
-}
-export interface SearchInput {
-  /** Names WITHOUT "r/", already de-duplicated. */
-  subreddits: string[];
-  /** Already trimmed and de-duplicated. */
-  keywords: string[];
-  sort: 'new' | 'relevance' | 'top';
-  time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
-  /** Max posts wanted overall (1..500). */
-  limit: number;
-  includeNsfw: boolean;
-  /** The account the search runs for, so the shared Reddit budget is shared fairly; default the system. */
-  accountId?: string;
-}
-
-export interface SearchOutput {
-  posts: RedditPost[];
-  unavailable: { subreddit: string; reason: UnavailableReason }[];
-  /** Posts Reddit sent that could not be read and were left out (absent: none). */
-  skipped?: SkippedItem[];
-}
+import { isRetryableStatus } from './reddit.ratelimit.ts';
+import type { RedditPost, SearchInput, SearchOutput, SkippedItem, SubredditDescription } from './reddit.types.ts';
 
 export interface RedditClient {
   search(input: SearchInput): Promise<SearchOutput>;
@@ -157,7 +96,7 @@ async function describeSubreddits(http: RedditHttp, names: string[]): Promise<Su
       let reason = info ? info.reason : 'not_found';
       if (reason === undefined) {
         const about = await http.get(aboutPath(name));
-        if (about.status >= 500 || about.status === 429) {
+        if (isRetryableStatus(about.status)) {
           throw new RedditUnavailableError(`Reddit answered a subreddit's about page with HTTP ${about.status}`, undefined, about.status);
         }
         reason = reasonFromAbout(about.status, about.body);

@@ -1,5 +1,4 @@
 /** Turns Reddit's JSON (search listings, subreddit about pages and infos, error bodies) into the client's types. */
-import type { RedditPost, SkippedItem, UnavailableReason } from './reddit.client.ts';
 import {
   LIMITS,
   authorName,
@@ -12,7 +11,8 @@ import {
   subredditName,
   wholeNumber,
 } from './reddit.content.ts';
-import { RedditUnavailableError } from './reddit.http.ts';
+import { RedditUnavailableError } from './reddit.errors.ts';
+import type { RedditPost, SkippedItem, UnavailableReason } from './reddit.types.ts';
 
 export interface ListingPage {
   after: string | null;

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeReddit, type FakeReddit } from '../../../test/support/fake-reddit.ts';
-import { RedditBlockedError, RedditUnavailableError, createRedditClient, type SearchInput } from './reddit.client.ts';
+import { createRedditClient } from './reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError } from './reddit.errors.ts';
+import type { SearchInput } from './reddit.types.ts';
 
 let fake: FakeReddit;
 beforeEach(async () => {

@@ -4,8 +4,11 @@
  * (to find out whether a post whose answer was lost went out). Stateless: the caller keeps tokens.
  * Calls that post are sent once and never retried, so a lost answer can never become a second post.
  */
-import { RedditUnavailableError, parseJson, retryAfterSeconds, sendOnce, type Attempt } from './reddit.http.ts';
 import { redditPage } from './reddit.content.ts';
+import { RedditUnavailableError } from './reddit.errors.ts';
+import { parseJson, sendOnce } from './reddit.http.ts';
+import { parseRatelimitWait, retryAfterSeconds } from './reddit.ratelimit.ts';
+import type { Answer } from './reddit.types.ts';
 
 /** `history` lets the service read the user's own comments and posts (`/user/{name}/comments`, `/submitted`). */
 export const REDDIT_SCOPES = 'identity read submit history';
@@ -68,6 +71,8 @@ export interface RedditUserOptions {
   authUrl: string;
   redirectUri: string;
   timeoutMs?: number;
+  /** ms clock for reading Retry-After dates, injectable (default Date.now). */
+  now?: () => number;
 }
 
 export type RedditUserClient = ReturnType<typeof createRedditUserClient>;
@@ -75,19 +80,11 @@ export type RedditUserClient = ReturnType<typeof createRedditUserClient>;
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** "you are doing that too much. try again in 9 minutes." → 540 */
-export function parseRatelimitWait(message: string): number | undefined {
-  const match = /(\d+)\s*(minute|second|ms|millisecond)/i.exec(message);
-  if (!match) return undefined;
-  const amount = Number(match[1]);
-  const unit = match[2]!.toLowerCase();
-  return unit === 'minute' ? amount * 60 : unit === 'second' ? amount : Math.ceil(amount / 1000);
-}
-
 export function createRedditUserClient(options: RedditUserOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
 
-  async function call(what: string, url: string, init: RequestInit): Promise<Extract<Attempt, { ok: true }>> {
+  async function call(what: string, url: string, init: RequestInit): Promise<Answer> {
     const headers = { 'user-agent': options.userAgent, ...(init.headers as Record<string, string>) };
     const result = await sendOnce(url, { ...init, headers }, timeoutMs);
     if (!result.ok) {
@@ -95,7 +92,7 @@ export function createRedditUserClient(options: RedditUserOptions) {
       throw new RedditUnavailableError(`Could not reach ${what} (${result.reason})`);
     }
     if (result.status >= 500) {
-      throw new RedditUnavailableError(`${what} answered HTTP ${result.status}`, retryAfterSeconds(result.headers, result.status), result.status);
+      throw new RedditUnavailableError(`${what} answered HTTP ${result.status}`, retryAfterSeconds(result.headers, result.status, now()), result.status);
     }
     return result;
   }
@@ -121,7 +118,7 @@ export function createRedditUserClient(options: RedditUserOptions) {
     };
   }
 
-  async function post(path: string, accessToken: string, form: Record<string, string>): Promise<Extract<Attempt, { ok: true }>> {
+  async function post(path: string, accessToken: string, form: Record<string, string>): Promise<Answer> {
     return call('Reddit', `${options.apiUrl}${path}`, {
       method: 'POST',
       headers: { authorization: `bearer ${accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -180,7 +177,7 @@ export function createRedditUserClient(options: RedditUserOptions) {
 
     async comment(accessToken: string, input: { parent: string; text: string }): Promise<PublishOutcome> {
       const answer = await post('/api/comment', accessToken, { thing_id: input.parent, text: input.text });
-      return toOutcome(answer, (data) => {
+      return toOutcome(answer, now(), (data) => {
         const thing = Array.isArray(data.things) && isObject(data.things[0]) && isObject(data.things[0].data) ? data.things[0].data : null;
         return thing && typeof thing.name === 'string' ? { id: thing.name, permalink: absolute(thing.permalink) } : null;
       });
@@ -189,7 +186,7 @@ export function createRedditUserClient(options: RedditUserOptions) {
     async submit(accessToken: string, input: { subreddit: string; title: string; text: string }): Promise<PublishOutcome> {
       const form = { sr: input.subreddit, kind: 'self', title: input.title, text: input.text, resubmit: 'true' };
       const answer = await post('/api/submit', accessToken, form);
-      return toOutcome(answer, (data) => {
+      return toOutcome(answer, now(), (data) => {
         const id = typeof data.name === 'string' ? data.name : typeof data.id === 'string' ? `t3_${data.id}` : null;
         return id ? { id, permalink: absolute(data.url) } : null;
       });
@@ -215,8 +212,11 @@ function toOwnThing(data: Json): OwnThing | null {
 /** Reddit's link to what was posted, held to www.reddit.com like every permalink (reddit.content.ts). */
 const absolute = (link: unknown) => redditPage(link) ?? '';
 
-/** Reddit answers refusals both as HTTP statuses and as `json.errors: [[CODE, message, field]]` with 200. */
-function toOutcome(answer: Extract<Attempt, { ok: true }>, success: (data: Json) => { id: string; permalink: string } | null): PublishOutcome {
+/**
+ * Reddit answers refusals both as HTTP statuses and as `json.errors: [[CODE, message, field]]` with 200.
+ * `nowMs`: when the answer came, to read a Retry-After date.
+ */
+function toOutcome(answer: Answer, nowMs: number, success: (data: Json) => { id: string; permalink: string } | null): PublishOutcome {
   const body = parseJson(answer.text);
   if (answer.status === 401) return { ok: false, kind: 'unauthorized' };
   if (answer.status === 403) {
@@ -224,7 +224,7 @@ function toOutcome(answer: Extract<Attempt, { ok: true }>, success: (data: Json)
     return { ok: false, kind: 'forbidden', message: reason };
   }
   if (answer.status === 429) {
-    return { ok: false, kind: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer.headers, 429), message: 'Too Many Requests' };
+    return { ok: false, kind: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer.headers, answer.status, nowMs), message: 'Too Many Requests' };
   }
   const json = isObject(body) && isObject(body.json) ? body.json : null;
   const errors = json && Array.isArray(json.errors) ? json.errors : [];

@@ -1,6 +1,6 @@
 import { open, seal } from '../../shared/crypto/seal.ts';
 import type { Database } from '../../shared/db/database.ts';
-import { RedditUnavailableError } from '../../integrations/reddit/reddit.http.ts';
+import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { RedditGrantError, type RedditUserClient, type UserTokens } from '../../integrations/reddit/reddit.user.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { connectionsErrors } from './connections.errors.ts';

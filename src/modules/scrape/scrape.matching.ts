@@ -1,4 +1,4 @@
-import type { RedditPost } from '../../integrations/reddit/reddit.client.ts';
+import type { RedditPost } from '../../integrations/reddit/reddit.types.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
 import { validationError } from '../../shared/errors.ts';
 

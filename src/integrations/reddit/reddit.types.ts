@@ -1,0 +1,75 @@
+/**
+ * The shapes the Reddit clients hand out and pass between their parts (HTTP layer, rate limits,
+ * mapping, client), in a file of their own so none of those parts has to import another in a loop.
+ */
+
+/** One HTTP exchange (reddit.http.ts sendOnce): Reddit's answer, or why there was none. */
+export type Attempt =
+  | { ok: true; status: number; headers: Headers; text: string }
+  | { ok: false; timedOut: boolean; reason: string };
+
+/** An exchange Reddit answered, whatever the status. */
+export type Answer = Extract<Attempt, { ok: true }>;
+
+export interface RedditPost {
+  /** "t3_abc123" (the listing's `name`). */
+  id: string;
+  /** Name without "r/", as Reddit spells it. */
+  subreddit: string;
+  title: string;
+  /** selftext ('' for link posts). */
+  body: string;
+  author: string;
+  url: string;
+  /** Absolute: "https://www.reddit.com" + data.permalink. */
+  permalink: string;
+  /** ISO 8601 from created_utc. */
+  created_at: string;
+  score: number;
+  num_comments: number;
+  /** over_18 */
+  nsfw: boolean;
+  /** The title or body was longer than Reddit's limit (reddit.content.ts LIMITS) and was cut. */
+  truncated: boolean;
+}
+
+/** A listing child that should have been a post but could not be read; `problem` names the field. */
+export interface SkippedItem {
+  /** "t3_…" when it had a readable id. */
+  id: string | null;
+  problem: string;
+}
+
+/** `forbidden`: Reddit refused it without naming a reason. */
+export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined' | 'forbidden';
+
+export interface SubredditDescription {
+  /** As asked (without "r/"). */
+  name: string;
+  /** Reddit's spelling; the asked name when Reddit does not know it. */
+  displayName: string;
+  state: 'ok' | UnavailableReason;
+  /** Marked over 18 (false when unknown). */
+  nsfw: boolean;
+}
+
+export interface SearchInput {
+  /** Names WITHOUT "r/", already de-duplicated. */
+  subreddits: string[];
+  /** Already trimmed and de-duplicated. */
+  keywords: string[];
+  sort: 'new' | 'relevance' | 'top';
+  time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
+  /** Max posts wanted overall (1..500). */
+  limit: number;
+  includeNsfw: boolean;
+  /** The account the search runs for, so the shared Reddit budget is shared fairly; default the system. */
+  accountId?: string;
+}
+
+export interface SearchOutput {
+  posts: RedditPost[];
+  unavailable: { subreddit: string; reason: UnavailableReason }[];
+  /** Posts Reddit sent that could not be read and were left out (absent: none). */
+  skipped?: SkippedItem[];
+}
