@@ -18,7 +18,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecase
   app.get('/credits', { schema: { querystring: pageQuery } }, async (request, reply) => {
     const { accountId } = sessionOf(request);
     const { cursor } = request.query;
-    const [balance, usage] = await Promise.all([credits.balance(accountId), credits.usage(accountId, { limit: PAGE_SIZE, cursor })]);
+    const [balance, usage] = await Promise.all([credits.spendableBalance(accountId), credits.usage(accountId, { limit: PAGE_SIZE, cursor })]);
     return sendPage(reply, creditsPage({ viewer: viewerOf(request)!, balance, usage, firstPage: !cursor }));
   });
 

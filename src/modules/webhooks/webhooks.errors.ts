@@ -8,5 +8,4 @@ export const webhooksErrors = {
       status: 503,
       message: 'Webhooks are not configured on this server (SECRET_KEY unset): their signing secrets are kept encrypted with it.',
     }),
-  notFound: () => new AppError({ code: 'webhooks.not_found', status: 404, message: 'No such webhook delivery.' }),
 };

@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { HostResolver, ResolvedAddress } from '../../integrations/webhooks/webhooks.http.ts';
 import { classifyAddress } from './webhooks.addresses.ts';
 import { webhooksErrors } from './webhooks.errors.ts';
 
@@ -9,16 +9,6 @@ export interface WebhookUrlPolicy {
   /** Private and link-local addresses are allowed (a receiver inside the operator's network). */
   allowPrivate: boolean;
 }
-
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-
-/** Every address a host name resolves to; comes in as a dependency so tests can script DNS. */
-export type HostResolver = (host: string) => Promise<ResolvedAddress[]>;
-
-export const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
 
 /**
  * Checks the URL and every address its host resolves to; called when a scrape is submitted and before

@@ -1,17 +1,20 @@
 import type { Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
+import { open, seal } from '../../shared/crypto/seal.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { postPinned } from './webhooks.http.ts';
+import { postPinned, type HostResolver } from '../../integrations/webhooks/webhooks.http.ts';
+import { webhooksErrors } from './webhooks.errors.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
-import { createWebhookSecrets } from './webhooks.secrets.ts';
-import { signWebhook } from './webhooks.signing.ts';
-import { checkDeliverableUrl, type HostResolver, type WebhookUrlPolicy } from './webhooks.urls.ts';
+import { newWebhookSecret, signWebhook } from './webhooks.signing.ts';
+import { checkDeliverableUrl, type WebhookUrlPolicy } from './webhooks.urls.ts';
 
 export const WEBHOOK_QUEUE = 'webhook';
 /** With doubling delays from WEBHOOK_RETRY_DELAY_SECONDS (30 s), 12 retries span more than 24 hours. */
 export const WEBHOOK_RETRIES = 12;
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** Secrets stored before they were sealed start like this; sealed ones start with the seal's version. */
+const CLEAR_PREFIX = 'whsec_';
 
 export function createWebhooksUsecases(deps: {
   db: Database;
@@ -20,22 +23,57 @@ export function createWebhooksUsecases(deps: {
   random: RandomBytes;
   policy: WebhookUrlPolicy;
   retryDelaySeconds: number;
-  /** SECRET_KEY: seals the signing secrets; without it webhooks are refused (503). */
+  /**
+   * SECRET_KEY: each account's signing secret is kept sealed with it (AES-256-GCM, the account id as
+   * associated data) like Reddit refresh tokens; without it there is none to give and webhooks are refused (503).
+   */
   secretKey: Buffer | null;
   resolveHost: HostResolver;
 }) {
-  const { db, jobs, clock, random, policy, resolveHost } = deps;
+  const { db, jobs, clock, random, policy, secretKey, resolveHost } = deps;
   const webhooks = createWebhooksRepository(db);
-  const secrets = createWebhookSecrets({ db, key: deps.secretKey, random });
+  const storedSecret = async (accountId: string) => (await webhooks.secretOf(accountId))?.webhook_secret ?? null;
+
+  function requireKey(): Buffer {
+    if (!secretKey) throw webhooksErrors.notConfigured();
+    return secretKey;
+  }
+
+  /** The account's secret, created on first use; two instances racing agree on the first one stored. */
+  async function secretFor(accountId: string): Promise<string> {
+    const sealKey = requireKey();
+    const current = await storedSecret(accountId);
+    if (current?.startsWith(CLEAR_PREFIX)) {
+      await webhooks.replaceSecret(accountId, current, seal(sealKey, current, accountId));
+      return current;
+    }
+    if (current !== null) {
+      try {
+        return open(sealKey, current, accountId);
+      } catch {
+        // Sealed with another SECRET_KEY: it cannot be recovered, so the account gets a new one.
+      }
+    }
+    const fresh = seal(sealKey, newWebhookSecret(random), accountId);
+    await (current === null ? webhooks.setSecretIfMissing(accountId, fresh) : webhooks.replaceSecret(accountId, current, fresh));
+    return open(sealKey, (await storedSecret(accountId))!, accountId);
+  }
 
   return {
-    configured: secrets.configured,
+    configured: secretKey !== null,
     async assertUrl(url: string) {
-      secrets.requireKey();
+      requireKey();
       await checkDeliverableUrl(url, policy, resolveHost);
     },
-    secretFor: secrets.secretFor,
-    sealClearSecrets: secrets.sealClearSecrets,
+    secretFor,
+
+    /** Seals secrets stored in clear by earlier versions; run at start-up, a no-op without SECRET_KEY. */
+    async sealClearSecrets(): Promise<number> {
+      if (!secretKey) return 0;
+      const rows = await webhooks.findSecretsStartingWith(CLEAR_PREFIX);
+      for (const row of rows) await webhooks.replaceSecret(row.id, row.webhook_secret!, seal(secretKey, row.webhook_secret!, row.id));
+      return rows.length;
+    },
 
     /** Records the event and queues its delivery; the job retries with doubling delays for over a day. */
     async enqueue(event: { accountId: string; scrapeId: string; url: string; type: string; data: unknown }) {
@@ -70,7 +108,7 @@ export function createWebhooksUsecases(deps: {
       let statusCode: number | null = null;
       let error: string | null = null;
       try {
-        const signature = signWebhook(await secrets.secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
+        const signature = signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
         // Checked again at each attempt (a host name may resolve elsewhere than at submit time), then
         // connected to exactly the checked addresses; a redirect is an answer, not followed.
         const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);

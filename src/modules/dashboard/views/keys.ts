@@ -1,6 +1,9 @@
-import type { KeyRow } from '../../keys/keys.repository.ts';
+import type { KeysUsecases } from '../../keys/keys.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+
+/** One of the account's keys, as the keys usecases list them. */
+type KeyRow = Awaited<ReturnType<KeysUsecases['listKeys']>>[number];
 
 export interface KeysPage {
   viewer: Viewer;

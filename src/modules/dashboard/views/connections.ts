@@ -1,5 +1,5 @@
-import { html, type Html } from '../dashboard/html.ts';
-import { csrfField, errorBox, noticeBox, page, when, type Viewer } from '../dashboard/views/layout.ts';
+import { html, type Html } from '../html.ts';
+import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 export interface ConnectionsPage {
   viewer: Viewer;

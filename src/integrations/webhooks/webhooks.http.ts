@@ -1,7 +1,21 @@
+/**
+ * How a webhook reaches its receiver: the DNS lookup of the receiver's host and a POST that connects
+ * only to addresses already checked. Which addresses are acceptable is the webhooks module's decision.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedAddress } from './webhooks.urls.ts';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Every address a host name resolves to; comes in as a dependency so tests can script DNS. */
+export type HostResolver = (host: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: HostResolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /**
  * POSTs to `url` connecting only to `addresses` (the ones that were checked): the socket's lookup

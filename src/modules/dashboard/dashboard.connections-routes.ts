@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { isAppError } from '../../shared/errors.ts';
-import { sendPage } from '../dashboard/dashboard.reply.ts';
-import { sessionOf, viewerOf } from '../dashboard/dashboard.session.ts';
-import { connectionsPage } from './connections.view.ts';
-import type { ConnectionsUsecases } from './connections.usecases.ts';
+import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
+import { sendPage } from './dashboard.reply.ts';
+import { sessionOf, viewerOf } from './dashboard.session.ts';
+import { connectionsPage } from './views/connections.ts';
 
 const csrfOnly = Type.Object({ csrf: Type.Optional(Type.String()) });
 const pageQuery = Type.Object({ connected: Type.Optional(Type.String()), disconnected: Type.Optional(Type.String()) });
