@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { startSubpilot } from '../support/processes.ts';
 import { eventually } from '../support/receiver.ts';
 
@@ -36,8 +37,8 @@ describe.each(engines)('a worker killed mid-scrape loses no credit on %s', (engi
       expect(response.status).toBe(202);
       await eventually(async () => (await scrapeOf(accountId))?.status === 'running', 30_000);
       // Held, not yet charged: the spendable balance is down, the ledger untouched.
-      expect(await app.services.credits.balance(accountId)).toBe(8);
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(10);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(8);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(10);
       child.kill('SIGKILL');
     } finally {
       child.kill('SIGKILL');
@@ -52,8 +53,8 @@ describe.each(engines)('a worker killed mid-scrape loses no credit on %s', (engi
       }, 30_000);
       // r/deno does not exist on the fake Reddit: its pair is not charged.
       expect(scrape).toMatchObject({ charged: 1, attempts: 2 });
-      expect(await app.services.credits.balance(accountId)).toBe(9);
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(9);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(9);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(9);
       const charges = await app.database.db
         .selectFrom('credit_ledger')
         .selectAll()

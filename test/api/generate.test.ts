@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { PRICES, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
@@ -18,7 +19,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
 
   const generate = (token: string, body: unknown) => app.api('POST', '/api/v1/generate', { token, body });
   const ledgerMatches = async (accountId: string) =>
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(await app.services.credits.balance(accountId));
+    expect(await ledgerSum(app.services.db, accountId)).toBe(await app.services.credits.spendableBalance(accountId));
 
   it('drafts a reply to a scraped post: the prompt has its title, body and subreddit; charged PRICE_GENERATE', async () => {
     const { token, accountId } = await app.accountWithKey(20);
@@ -84,7 +85,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     expect(response.status).toBe(502);
     const problem = await response.json();
     expect(problem).toMatchObject({ code: 'generate.empty_draft', generation_id: expect.stringMatching(/^gen_/) });
-    expect(await app.services.credits.balance(accountId)).toBe(10);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
     await ledgerMatches(accountId);
     const usage = await (await app.api('GET', '/api/v1/usage', { token })).json();
     expect(usage.data[0]).toMatchObject({ type: 'refund', amount: PRICES.generate, generation_id: problem.generation_id });
@@ -97,7 +98,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     const response = await generate(token, { type: 'reply', post_id: 't3_nosuch', instructions: 'x' });
     expect(response.status).toBe(404);
     expect((await response.json()).code).toBe('generate.post_not_found');
-    expect(await app.services.credits.balance(accountId)).toBe(10);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
   });
 
   it.each([
@@ -132,7 +133,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     app.llm.hangNext();
     const timedOut = await generate(token, { type: 'post', subreddit: 'r/node', instructions: 'x' });
     expect(timedOut.status).toBe(504);
-    expect(await app.services.credits.balance(accountId)).toBe(10);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
     await ledgerMatches(accountId);
     const stored = await (await app.api('GET', `/api/v1/generations/${problem.generation_id}`, { token })).json();
     expect(stored).toMatchObject({ status: 'failed', credits: { charged: 0 } });
@@ -147,7 +148,7 @@ describe.each(engines)('POST /api/v1/generate without a language model on %s', (
       const response = await app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'x' } });
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ code: 'generate.not_configured', detail: expect.stringContaining('generation is not configured') });
-      expect(await app.services.credits.balance(accountId)).toBe(10);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/shared/config/config.ts';
 import { createLlmClient } from '../../src/integrations/llm/llm.client.ts';
 import { MAX_RECOVERY_CHECKS } from '../../src/modules/publish/publish.recovery.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
 import { eventually } from '../support/receiver.ts';
 
@@ -31,7 +32,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
   const db = () => app.services.db;
   const ledgerOf = (accountId: string) => db().selectFrom('credit_ledger').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
   const ledgerMatches = async (accountId: string) =>
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(await app.services.credits.balance(accountId));
+    expect(await ledgerSum(app.services.db, accountId)).toBe(await app.services.credits.spendableBalance(accountId));
   const publicationOf = (accountId: string) => db().selectFrom('publications').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   const commentCalls = () => app.reddit.requests.filter((r) => r.path === '/api/comment').length;
   let n = 0;
@@ -60,7 +61,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
     expect(await app.services.generate.recoverAbandoned()).toBe(0);
     pastLease(row.lease_expires_at);
     expect(await app.services.generate.recoverAbandoned()).toBe(1);
-    expect(await app.services.credits.balance(accountId)).toBe(10);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
 
     app.llm.failNext(500); // the late process's retry fails too; it must not refund again
     app.llm.dropHanging();
@@ -68,7 +69,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
     const stored = await db().selectFrom('generations').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ status: 'failed', charged: 0 });
     expect((await ledgerOf(accountId)).map((e) => e.kind)).toEqual(['grant', 'charge', 'refund']);
-    expect(await app.services.credits.balance(accountId)).toBe(10);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
     await ledgerMatches(accountId);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
@@ -15,7 +16,7 @@ describe.each(engines)('POST /api/v1/publish on %s', (engine) => {
   const publish = (account: ConnectedAccount, body: unknown, headers: Record<string, string> = {}) =>
     app.api('POST', '/api/v1/publish', { token: account.token, body, headers });
   const ledgerMatches = async (account: ConnectedAccount) =>
-    expect(await app.services.credits.ledgerSum(account.accountId)).toBe(await account.balance());
+    expect(await ledgerSum(app.services.db, account.accountId)).toBe(await account.balance());
   let n = 0;
   const comment = (text = `A unique comment ${++n}`) => ({ type: 'comment', parent: 't3_p1', body: text });
 

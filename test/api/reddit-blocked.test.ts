@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { startSubpilot } from '../support/processes.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 
@@ -24,8 +25,8 @@ describe.each(engines)('scrape against a Reddit that blocks the app on %s', (eng
       expect(problem.detail).toMatch(/User-Agent/);
       expect(problem.detail).not.toMatch(/private/i);
       expect(JSON.stringify(problem)).not.toContain(app.reddit.clientSecret);
-      expect(await app.services.credits.balance(accountId)).toBe(5);
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(5);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(5);
       const stored = await (await app.api('GET', `/api/v1/scrapes/${problem.scrape_id}`, { token })).json();
       expect(stored).toMatchObject({ status: 'failed', credits: { charged: 0 }, unavailable: [] });
     } finally {
@@ -59,7 +60,7 @@ describe.each(engines)('a scrape run by another process against a Reddit that bl
       const response = await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/typescript'], keywords: ['saas'] } });
       expect(response.status).toBe(503);
       expect((await response.json()).code).toBe('scrape.reddit_blocked');
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(5);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(5);
     } finally {
       child.kill('SIGKILL');
       app.reddit.blockApp(null);
@@ -84,8 +85,8 @@ describe.each(engines)('generate against a Reddit that blocks the app on %s', (e
       const problem = await response.json();
       expect(problem.code).toBe('generate.reddit_blocked');
       expect(problem.detail).toMatch(/REDDIT_CLIENT_ID/);
-      expect(await app.services.credits.balance(accountId)).toBe(20);
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(20);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(20);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(20);
     } finally {
       app.reddit.blockApp(null);
     }

@@ -106,7 +106,7 @@ describe.each(engines)('an unexpected failure of a scrape on %s', (engine) => {
       await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/boom'], keywords: ['boom'] } });
       const stored = await (await app.api('GET', '/api/v1/scrapes', { token })).json();
       expect(stored.data[0]).toMatchObject({ status: 'failed', credits: { charged: 0 } });
-      expect(await app.services.credits.balance(accountId)).toBe(10);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(10);
       const line = lines.find((l) => l.scrape_id === stored.data[0].id && l.level === 50);
       expect(line).toMatchObject({ msg: 'the scrape failed unexpectedly', err: { name: 'TypeError', message: 'something nobody planned for' } });
     } finally {

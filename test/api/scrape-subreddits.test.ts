@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00.000Z');
 const HOUR = 3_600_000;
@@ -27,8 +28,8 @@ describe.each(engines)('scrape and the subreddit directory on %s', (engine) => {
   const scrape = async (token: string, body: unknown) => app.api('POST', '/api/v1/scrape', { token, body });
   const directoryCalls = () => app.reddit.requests.filter((r) => r.path === '/api/info' && r.query.sr_name !== undefined);
   const ledgerMatches = async (accountId: string) => {
-    const balance = await app.services.credits.balance(accountId);
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(balance);
+    const balance = await app.services.credits.spendableBalance(accountId);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(balance);
     return balance;
   };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
 
@@ -22,8 +23,8 @@ describe.each(engines)('POST /api/v1/scrape (spec section 4) on %s', (engine) =>
   afterAll(() => app.close());
 
   const ledgerMatches = async (accountId: string) => {
-    const balance = await app.services.credits.balance(accountId);
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(balance);
+    const balance = await app.services.credits.spendableBalance(accountId);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(balance);
     return balance;
   };
 
@@ -180,6 +181,6 @@ describe.each(engines)('scrape without Reddit credentials on %s', (engine) => {
     const response = await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/node'], keywords: ['x'] } });
     expect(response.status).toBe(503);
     expect((await response.json()).detail).toContain('Reddit is not configured');
-    expect(await app.services.credits.balance(accountId)).toBe(5);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
   });
 });

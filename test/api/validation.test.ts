@@ -15,7 +15,7 @@ describe.each(engines)('request validation comes after the key and before credit
   });
   afterAll(async () => {
     // Nothing in this suite may charge: every request below is refused.
-    expect(await app.services.credits.balance(accountId)).toBe(50);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(50);
     await app.close();
   });
 

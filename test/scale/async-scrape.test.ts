@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { eventually } from '../support/receiver.ts';
 
 const body = { subreddits: ['r/node', 'r/deno'], keywords: ['async'] };
@@ -31,8 +32,8 @@ describe.each(engines)('async scrapes with credit holds on %s', (engine) => {
     });
     expect(done.results.map((r: { id: string }) => r.id).sort()).toEqual(['t3_d1', 't3_n1']);
     expect(done.credits.charged).toBe(2);
-    expect(await app.services.credits.balance(accountId)).toBe(8);
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(8);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(8);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(8);
   });
 
   it('a scrape still running after SCRAPE_SYNC_WAIT_MS answers 202; meanwhile its price is held, and 402 counts the hold', async () => {
@@ -45,14 +46,14 @@ describe.each(engines)('async scrapes with credit holds on %s', (engine) => {
       expect(accepted.status).toMatch(/queued|running/);
       expect(accepted.credits).toEqual({ charged: 0, balance: 1 });
       expect(await (await app.api('GET', '/api/v1/balance', { token })).json()).toEqual({ balance: 1 });
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(3);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(3);
 
       const second = await app.api('POST', '/api/v1/scrape', { token, body });
       expect(second.status).toBe(402);
       expect(await second.json()).toMatchObject({ balance: 1, required: 2 });
 
-      await eventually(async () => (await app.services.credits.ledgerSum(accountId)) === 1);
-      expect(await app.services.credits.balance(accountId)).toBe(1);
+      await eventually(async () => (await ledgerSum(app.services.db, accountId)) === 1);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(1);
     } finally {
       app.reddit.delayMs = 0;
     }
@@ -71,8 +72,8 @@ describe.each(engines)('async scrapes with credit holds on %s', (engine) => {
       });
       expect(failed.credits.charged).toBe(0);
       expect(failed.error).toEqual(expect.any(String));
-      expect(await app.services.credits.balance(accountId)).toBe(4);
-      expect(await app.services.credits.ledgerSum(accountId)).toBe(4);
+      expect(await app.services.credits.spendableBalance(accountId)).toBe(4);
+      expect(await ledgerSum(app.services.db, accountId)).toBe(4);
     } finally {
       app.reddit.failAlways(null);
     }

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
+import { ledgerSum } from '../support/ledger.ts';
 import { eventually } from '../support/receiver.ts';
 import { startSubpilot } from '../support/processes.ts';
 
@@ -73,8 +74,8 @@ postgres('several instances on one PostgreSQL (two `serve --no-worker`, one `wor
       .where('kind', '=', 'charge')
       .execute();
     expect(charges).toHaveLength(100);
-    expect(await app.services.credits.balance(accountId)).toBe(0);
-    expect(await app.services.credits.ledgerSum(accountId)).toBe(0);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(0);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(0);
     const raw = await app.database.db.selectFrom('accounts').select(['balance', 'held']).where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(raw).toEqual({ balance: 0, held: 0 });
   }, 120_000);

@@ -92,7 +92,7 @@ describe.each(engines)('webhooks without SECRET_KEY on %s', (engine) => {
       const response = await app.api('POST', '/api/v1/scrape', { token, body });
       expect(response.status).toBe(503);
       expect((await response.json()).code).toBe('webhooks.not_configured');
-      expect(await app.services.credits.balance(account.id)).toBe(5);
+      expect(await app.services.credits.spendableBalance(account.id)).toBe(5);
 
       const page = await browser.get('/dashboard/webhooks');
       expect(page.status).toBe(200);

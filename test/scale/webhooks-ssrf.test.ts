@@ -77,7 +77,7 @@ describe.each(engines)('webhook addresses on %s', (engine) => {
     const response = await submit(token, `https://${host}/hook`);
     expect(response.status).toBe(422);
     expect((await response.json()).errors[0].path).toBe('/webhook_url');
-    expect(await app.services.credits.balance(accountId)).toBe(5);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
   });
 
   it.each(refusedAddresses)('refuses a host name that resolves to %s (%s) with 422', async (_label, address) => {

@@ -64,7 +64,7 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
     });
     expect(response.status).toBe(422);
     expect((await response.json()).errors[0].path).toBe('/webhook_url');
-    expect(await app.services.credits.balance(accountId)).toBe(5);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
   });
 });
 

@@ -56,7 +56,7 @@ export async function startPublishingApp(
       const dashboard = new DashboardClient(app.url);
       expect((await dashboard.logIn(email, password)).status).toBe(303);
       if (connect) await connectThroughDashboard(app, dashboard, username);
-      return { accountId: account.id, token, username, dashboard, balance: () => app.services.credits.balance(account.id) };
+      return { accountId: account.id, token, username, dashboard, balance: () => app.services.credits.spendableBalance(account.id) };
     },
   });
 }

@@ -17,12 +17,16 @@ export interface LedgerChange {
   at: string;
 }
 
-/** Works on a database or a transaction; build one over the transaction that must include the change. */
+/**
+ * `accounts.balance` is the gross balance (what the ledger sums to, shown as `balance_after`);
+ * `accounts.held` is reserved by unfinished scrapes. What an account can spend is the difference.
+ * Works on a database or a transaction; build one over the transaction that must include the change.
+ */
 export const createCreditsRepository = (db: Kysely<Tables>) => ({
   /**
    * One guarded statement moves the balance, so no concurrent request can read a stale balance and
    * overspend; the ledger row with the balance after it is written in the caller's transaction.
-   * Returns null when the balance would drop below zero.
+   * Returns the gross balance after it, or null when the spendable balance would drop below zero.
    */
   async apply(change: LedgerChange): Promise<number | null> {
     const updated = await db
@@ -90,23 +94,14 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .execute();
   },
 
-  /** What the account can spend: its balance less the credits held by unfinished jobs. */
-  async balanceOf(accountId: string): Promise<number | undefined> {
+  /** What the account can spend: its gross balance less the credits held by unfinished jobs. */
+  async spendableOf(accountId: string): Promise<number | undefined> {
     const row = await db
       .selectFrom('accounts')
       .select(sql<number>`balance - held`.as('available'))
       .where('id', '=', accountId)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.available);
-  },
-
-  async ledgerSum(accountId: string): Promise<number> {
-    const row = await db
-      .selectFrom('credit_ledger')
-      .select(sql<number>`coalesce(sum(amount), 0)`.as('total'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
   },
 
   async page(accountId: string, limit: number, beforeId?: number) {
@@ -122,5 +117,3 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     return query.execute();
   },
 });
-
-export type CreditsRepository = ReturnType<typeof createCreditsRepository>;

@@ -28,17 +28,4 @@ export const createGenerationsRepository = (db: Kysely<Tables>) => ({
 
   findAbandoned: (now: string) =>
     db.selectFrom('generations').selectAll().where('status', '=', 'running').where('lease_expires_at', '<', now).execute(),
-
-  /** The newest stored scrape result of this account with that post, as JSON text, if any. */
-  async findScrapedResults(accountId: string, postId: string): Promise<string | null> {
-    const row = await db
-      .selectFrom('scrapes')
-      .select('results')
-      .where('account_id', '=', accountId)
-      .where('results', 'like', `%"id":"${postId}"%`)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.results ?? null;
-  },
 });

@@ -3,12 +3,12 @@ import { validationError } from '../../shared/errors.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { generationLeaseMs } from '../../shared/jobs/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
-import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { createCreditsRepository } from '../credits/credits.repository.ts';
-import { chargeIn } from '../credits/credits.usecases.ts';
+import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import type { ScrapeResult } from '../scrape/scrape.matching.ts';
+import { findScrapedPost } from '../scrape/scrape.usecases.ts';
 import { generateErrors } from './generate.errors.ts';
 import { buildPrompt, clip, missingPart, splitPost } from './generate.prompt.ts';
 import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
@@ -57,8 +57,7 @@ export function createGenerateUsecases(deps: {
 
   /** The post to reply to: from the account's own scrape results when there, else from Reddit. */
   async function findPost(accountId: string, postId: string): Promise<{ title: string; body: string; subreddit: string }> {
-    const stored = await generations.findScrapedResults(accountId, postId);
-    const hit = stored ? (JSON.parse(stored) as ScrapeResult[]).find((r) => r.id === postId) : undefined;
+    const hit = await findScrapedPost(db, accountId, postId);
     if (hit) return { title: hit.title, body: hit.body, subreddit: hit.subreddit };
     if (!reddit) throw generateErrors.postNotFound(postId, 'not in your scrapes, and Reddit is not configured');
     try {
@@ -85,12 +84,12 @@ export function createGenerateUsecases(deps: {
         charged: row.charged - refund,
         completed_at: clock().toISOString(),
       });
-      const credits = createCreditsRepository(trx);
+      const credits = creditsIn(trx);
       if (settled && refund > 0) {
         const at = clock().toISOString();
-        await credits.apply({ accountId: row.account_id, kind: 'refund', amount: refund, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
+        await credits.refund({ accountId: row.account_id, amount: refund, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
       }
-      return { settled, balance: (await credits.balanceOf(row.account_id)) ?? 0 };
+      return { settled, balance: await credits.spendableBalance(row.account_id) };
     });
   }
 
@@ -122,9 +121,10 @@ export function createGenerateUsecases(deps: {
         created_at: now.toISOString(),
         completed_at: null,
       };
-      // Charged with its record in one transaction, as a scrape is: a crash leaves a leased row to refund.
+      // Charged before the model is called (see creditsIn), with its record in one transaction: a crash
+      // leaves a leased row for recovery to refund, never a charge without a generation.
       await transaction(db, async (trx) => {
-        await chargeIn(createCreditsRepository(trx), { accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
+        await creditsIn(trx).charge({ accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
         await createGenerationsRepository(trx).insert(row);
       });
 

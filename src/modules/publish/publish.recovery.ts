@@ -9,7 +9,7 @@
 import { transaction, type Database } from '../../shared/db/database.ts';
 import type { OwnThing, RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
-import { createCreditsRepository } from '../credits/credits.repository.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import { createPublicationsRepository, type PublicationRow, type SettleFrom } from './publish.repository.ts';
 
 export const MAX_RECOVERY_CHECKS = 6;
@@ -44,8 +44,8 @@ export function settleRefunded(
     const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
     if (!(await createPublicationsRepository(trx).settle(row.id, change, from))) return false;
     if (row.charged > 0) {
-      const refund = { accountId: row.account_id, kind: 'refund' as const, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
-      await createCreditsRepository(trx).apply(refund);
+      const refund = { accountId: row.account_id, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
+      await creditsIn(trx).refund(refund);
     }
     return true;
   });

@@ -1,5 +1,4 @@
 import { validationError } from '../../shared/errors.ts';
-import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import { publishErrors } from './publish.errors.ts';
 import type { PublishBody } from './publish.schemas.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
@@ -13,6 +12,19 @@ export interface PublishTarget {
   generationId: string | null;
 }
 
+/** What publish reads of a stored draft (the generate module's view of a generation). */
+interface Draft {
+  id: string;
+  type: 'reply' | 'post';
+  status: string;
+  post_id: string | null;
+  subreddit: string;
+  title: string | null;
+  body: string | null;
+}
+
+/** Reads a draft of the account; throws when it has none with that id. */
+type DraftReader = (accountId: string, generationId: string) => Promise<Draft>;
 
 /** The body as sent, minus allow_duplicate, with keys in a fixed order: what an Idempotency-Key is bound to. */
 export const requestHashOf = (body: PublishBody): string =>
@@ -49,7 +61,7 @@ export function checkShape(body: PublishBody): void {
 }
 
 /** A reply draft becomes a comment on its post; a post draft becomes a self post in its subreddit. */
-export async function resolveTarget(accountId: string, body: PublishBody, generate: GenerateUsecases): Promise<PublishTarget> {
+export async function resolveTarget(accountId: string, body: PublishBody, readDraft: DraftReader): Promise<PublishTarget> {
   if (body.generation_id === undefined) {
     const isComment = body.type === 'comment';
     return {
@@ -60,7 +72,7 @@ export async function resolveTarget(accountId: string, body: PublishBody, genera
       generationId: null,
     };
   }
-  const draft = await generate.get(accountId, body.generation_id).catch(() => {
+  const draft = await readDraft(accountId, body.generation_id).catch(() => {
     throw publishErrors.generationNotFound();
   });
   if (draft.status !== 'completed' || !draft.body) throw publishErrors.generationNotReady(draft.status);

@@ -2,11 +2,10 @@ import { isAppError } from '../../shared/errors.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { publicationLeaseMs } from '../../shared/jobs/leases.ts';
-import { RedditUnavailableError } from '../../integrations/reddit/reddit.http.ts';
+import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { RedditTimeoutError, type PublishOutcome, type RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
-import { createCreditsRepository } from '../credits/credits.repository.ts';
-import { chargeIn } from '../credits/credits.usecases.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
@@ -49,14 +48,14 @@ export function createPublishUsecases(deps: {
   const { db, connections, redditUser, generate, clock, random, price } = deps;
   const publications = createPublicationsRepository(db);
   const recovery = createPublishRecovery({ db, connections, redditUser, clock });
-  const balanceOf = async (accountId: string) => (await createCreditsRepository(db).balanceOf(accountId)) ?? 0;
+  const spendableBalance = (accountId: string) => creditsIn(db).spendableBalance(accountId);
 
   /** A retried request with a known key: the first result, or why there is none yet. */
   async function replay(prior: PublicationRow, requestHash: string) {
     if (prior.request_hash !== requestHash) throw publishErrors.idempotencyMismatch();
     if (prior.status === 'running') throw publishErrors.inProgress(prior.id);
     if (prior.status === 'unknown') throw publishErrors.outcomeUnknown(prior.id, 409, prior.lease_expires_at !== null);
-    return { publication: toPublicationView(prior, await balanceOf(prior.account_id)), replayed: true };
+    return { publication: toPublicationView(prior, await spendableBalance(prior.account_id)), replayed: true };
   }
 
   /** Settles a publication that did not go out: refunds it in the same transaction. False when already settled. */
@@ -68,7 +67,7 @@ export function createPublishUsecases(deps: {
    */
   async function recovered(row: PublicationRow) {
     const stored = (await publications.findForAccount(row.account_id, row.id))!;
-    return stored.status === 'published' ? { publication: toPublicationView(stored, await balanceOf(row.account_id)), replayed: false } : undefined;
+    return stored.status === 'published' ? { publication: toPublicationView(stored, await spendableBalance(row.account_id)), replayed: false } : undefined;
   }
 
   function send(user: RedditUserClient, accountId: string, t: PublishTarget): Promise<Exclude<PublishOutcome, { kind: 'unauthorized' }>> {
@@ -92,7 +91,7 @@ export function createPublishUsecases(deps: {
       const requestHash = requestHashOf(body);
       const prior = idempotencyKey ? await publications.findByKey(caller.accountId, idempotencyKey) : undefined;
       if (prior) return replay(prior, requestHash);
-      const target = await resolveTarget(caller.accountId, body, generate);
+      const target = await resolveTarget(caller.accountId, body, generate.get);
       await connections.assertConnected(caller.accountId);
       const user = redditUser!;
       const author = (await connections.get(caller.accountId))?.username ?? null;
@@ -123,7 +122,7 @@ export function createPublishUsecases(deps: {
         recovery_checks: 0,
       };
 
-      // Reserve: charge and record in one transaction before Reddit is called, refund on any refusal.
+      // Charge and record in one transaction before Reddit is called (see creditsIn), refund on any refusal.
       let raced: PublicationRow | undefined;
       try {
         raced = await transaction(db, async (trx) => {
@@ -137,7 +136,7 @@ export function createPublishUsecases(deps: {
             if (duplicate) throw publishErrors.duplicate(duplicate.id);
           }
           const charge = { accountId: caller.accountId, price, keyId: caller.keyId, publicationId: row.id, at: row.created_at };
-          await chargeIn(createCreditsRepository(trx), charge);
+          await creditsIn(trx).charge(charge);
           await repo.insert(row);
           return undefined;
         });
@@ -187,7 +186,7 @@ export function createPublishUsecases(deps: {
       );
       if (!settled) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 409, false));
       const stored = (await publications.findForAccount(caller.accountId, row.id))!;
-      return { publication: toPublicationView(stored, await balanceOf(caller.accountId)), replayed: false };
+      return { publication: toPublicationView(stored, await spendableBalance(caller.accountId)), replayed: false };
     },
 
     async get(accountId: string, id: string) {

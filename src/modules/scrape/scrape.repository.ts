@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../../shared/db/database.ts';
-import type { ScrapesTable } from './scrape.tables.ts';
-
-export type ScrapeRow = Selectable<ScrapesTable>;
+import type { ScrapeRow } from './scrape.tables.ts';
 
 export const createScrapesRepository = (db: Kysely<Tables>) => ({
   async insert(row: ScrapeRow): Promise<void> {
@@ -55,6 +53,19 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
       .limit(limit + 1);
     if (beforeId !== undefined) query = query.where('id', '<', beforeId);
     return query.execute();
+  },
+
+  /** The results (JSON text) of the account's newest scrape that found this post, if any. */
+  async newestResultsWithPost(accountId: string, postId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('scrapes')
+      .select('results')
+      .where('account_id', '=', accountId)
+      .where('results', 'like', `%"id":"${postId}"%`)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.results ?? null;
   },
 
   /** Running scrapes whose lease ran out, and queued ones older than `queuedBefore` (their job may be lost). */

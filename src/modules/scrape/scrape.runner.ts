@@ -3,11 +3,15 @@ import type { Logger } from 'pino';
 import type { JobsConfig } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
-import { RedditBlockedError, RedditUnavailableError, type RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { createCreditsRepository } from '../credits/credits.repository.ts';
+import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
+import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { selectResults, type ScrapeRequest } from './scrape.matching.ts';
-import { createScrapesRepository, type ScrapeRow } from './scrape.repository.ts';
+import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
+import { createScrapesRepository } from './scrape.repository.ts';
+import type { ScrapeRow } from './scrape.tables.ts';
+import { toScrapeView } from './scrape.view.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
 /** A scrape whose worker died this many times is failed and its hold released. */
@@ -61,11 +65,12 @@ export function createScrapeRunner(deps: {
   jobsConfig: JobsConfig;
   pricePerPair: number;
   events: EventEmitter;
-  onSettled: (row: ScrapeRow) => Promise<void>;
+  /** Where a settled scrape that named a webhook URL is announced (`scrape.completed` / `scrape.failed`). */
+  webhooks: Pick<WebhooksUsecases, 'enqueue'>;
   /** Skipped posts and unexpected failures, each line with the scrape id. */
   log: Pick<Logger, 'warn' | 'error'>;
 }) {
-  const { db, reddit, clock, jobs, jobsConfig, pricePerPair, events, onSettled } = deps;
+  const { db, reddit, clock, jobs, jobsConfig, pricePerPair, events } = deps;
   const scrapes = createScrapesRepository(db);
 
   async function settle(row: ScrapeRow, outcome: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'skipped' | 'error'> & { charge: number }) {
@@ -81,7 +86,7 @@ export function createScrapeRunner(deps: {
         completed_at: now,
       });
       if (done) {
-        await createCreditsRepository(trx).settleHold({
+        await creditsIn(trx).settleHold({
           accountId: row.account_id,
           held: row.price,
           charge: outcome.charge,
@@ -92,8 +97,20 @@ export function createScrapeRunner(deps: {
       }
       return done;
     });
-    if (settled) await onSettled({ ...row, ...outcome, charged: outcome.charge, completed_at: now });
+    if (settled) await announce({ ...row, ...outcome, charged: outcome.charge, completed_at: now });
     return settled;
+  }
+
+  /** The webhook event goes out after the settlement committed, so a receiver never hears of a scrape that rolled back. */
+  async function announce(row: ScrapeRow) {
+    if (!row.webhook_url) return;
+    await deps.webhooks.enqueue({
+      accountId: row.account_id,
+      scrapeId: row.id,
+      url: row.webhook_url,
+      type: `scrape.${row.status}`,
+      data: toScrapeView(row),
+    });
   }
 
   const failed = (row: ScrapeRow, error: string) =>

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 export interface ScrapesTable {
   id: string;
   account_id: string;
@@ -18,6 +18,8 @@ export interface ScrapesTable {
   /** Posts Reddit sent that could not be read and were left out. */
   skipped: Generated<number>;
 }
+
+export type ScrapeRow = Selectable<ScrapesTable>;
 
 declare module '../../shared/db/database.ts' {
   interface Tables {

@@ -4,35 +4,25 @@ import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
-import { createCreditsRepository } from '../credits/credits.repository.ts';
 import { creditsErrors } from '../credits/credits.errors.ts';
-import { holdIn } from '../credits/credits.usecases.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { scrapeErrors } from './scrape.errors.ts';
-import { normalizeScrapeBody, type ScrapeRequest } from './scrape.matching.ts';
-import { createScrapesRepository, type ScrapeRow } from './scrape.repository.ts';
+import { normalizeScrapeBody, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
+import { createScrapesRepository } from './scrape.repository.ts';
+import type { ScrapeRow } from './scrape.tables.ts';
+import { toScrapeView } from './scrape.view.ts';
 import { BLOCKED_ERROR_PREFIX, SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
 
 /** How often a waiting request looks at the database, for scrapes run by another process. */
 const WAIT_POLL_MS = 200;
 
-export function toScrapeView(row: ScrapeRow, balance?: number) {
-  const request = JSON.parse(row.request) as ScrapeRequest;
-  return {
-    id: row.id,
-    status: row.status,
-    ...request,
-    webhook_url: row.webhook_url,
-    results: row.results ? JSON.parse(row.results) : [],
-    unavailable: row.unavailable ? JSON.parse(row.unavailable) : [],
-    skipped: row.skipped,
-    credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },
-    error: row.error,
-    created_at: row.created_at,
-    completed_at: row.completed_at,
-  };
+/** A post this account's scrapes found, as the newest of them stored it (generate replies to it without asking Reddit). */
+export async function findScrapedPost(db: Database, accountId: string, postId: string): Promise<ScrapeResult | undefined> {
+  const results = await createScrapesRepository(db).newestResultsWithPost(accountId, postId);
+  return results ? (JSON.parse(results) as ScrapeResult[]).find((r) => r.id === postId) : undefined;
 }
 
 export function createScrapeUsecases(deps: {
@@ -82,7 +72,7 @@ export function createScrapeUsecases(deps: {
 
   return {
     /**
-     * Holds the price and queues the scrape. Unless the caller prefers an async answer, waits up to
+     * Holds the price (the most it can cost: see creditsIn for why a scrape holds) and queues the scrape. Unless the caller prefers an async answer, waits up to
      * SCRAPE_SYNC_WAIT_MS for it: `done` says whether the returned scrape has finished.
      */
     async submit(caller: Caller, body: ScrapeBody, options: { respondAsync: boolean }) {
@@ -113,14 +103,14 @@ export function createScrapeUsecases(deps: {
       };
       // The hold and the queued scrape commit together: no hold without a scrape to settle it.
       await transaction(db, async (trx) => {
-        await holdIn(createCreditsRepository(trx), caller.accountId, price);
+        await creditsIn(trx).hold(caller.accountId, price);
         await createScrapesRepository(trx).insert(row);
       });
       await jobs.send(SCRAPE_QUEUE, { scrape_id: row.id }, scrapeJobOptions(jobsConfig));
 
       const settled = options.respondAsync ? undefined : await waitForSettled(row.id, jobsConfig.syncWaitMs);
       const stored = (await scrapes.findForAccount(caller.accountId, row.id))!;
-      const balance = (await createCreditsRepository(db).balanceOf(caller.accountId)) ?? 0;
+      const balance = await creditsIn(db).spendableBalance(caller.accountId);
       // `blocked` comes with news from this process's worker; the stored error tells it from any other's.
       if (settled && stored.status === 'failed' && (settled.blocked || stored.error?.startsWith(BLOCKED_ERROR_PREFIX))) {
         throw scrapeErrors.redditBlocked(row.id, stored.error);
