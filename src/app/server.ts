@@ -3,15 +3,8 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
-import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
-import { authenticateRequest, callerOf } from '../modules/keys/keys.auth.ts';
-import { rateLimitHeaders } from '../modules/ratelimit/ratelimit.usecases.ts';
-import { keysErrors } from '../modules/keys/keys.errors.ts';
-import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
-import { generateRoutes } from '../modules/generate/generate.routes.ts';
-import { publishRoutes } from '../modules/publish/publish.routes.ts';
+import { API_DESCRIPTION, API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
 import type { Services } from './container.ts';
 import { AppError } from '../shared/errors.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from '../shared/http/error-mapper.ts';
@@ -34,7 +27,7 @@ function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
   }
   const malformedHeader = /HEADER|LF_EXPECTED|CR_EXPECTED|INVALID_CONSTANT|CHUNK/.test(code) && code !== 'HPE_HEADER_OVERFLOW';
   const reply = malformedHeader
-    ? keysErrors.malformed('a header contains a line break or a control character')
+    ? malformedHeaderLine()
     : new AppError({ code: 'request.malformed', status: code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, message: 'The HTTP request is malformed.' });
   socket.end(rawProblem(reply));
 }
@@ -103,7 +96,7 @@ export async function buildServer(
       info: {
         title: 'subpilot API',
         version: '1.0.0',
-        description: 'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → request (400/413/415/422) → credits (402).',
+        description: API_DESCRIPTION,
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'ak_live_<64 hex>' } } },
       security: [{ bearerAuth: [] }],
@@ -120,32 +113,8 @@ export async function buildServer(
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/keys', 302));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(
-    async (api) => {
-      api.addHook('onRequest', authenticateRequest(services.keys, services.authFailures));
-      // After the key, before the body: a throttled call costs nothing and reveals nothing.
-      api.addHook('onRequest', async (request, reply) => {
-        const caller = callerOf(request);
-        reply.headers(rateLimitHeaders(await services.rateLimit.check(caller.keyId, caller.accountId)));
-      });
-      registerIdempotency(api, services.idempotency);
-      // A POST without a body never reaches the JSON parser; treat it like a wrong content type.
-      api.addHook('preValidation', async (request) => {
-        if (request.method === 'POST' && request.body === undefined) {
-          throw new AppError({
-            code: 'request.unsupported_media_type',
-            status: 415,
-            message: 'Send a JSON body with the header "Content-Type: application/json".',
-          });
-        }
-      });
-      await api.register(creditsRoutes, { credits: services.credits });
-      await api.register(scrapeRoutes, { scrape: services.scrape });
-      await api.register(generateRoutes, { generate: services.generate });
-      await api.register(publishRoutes, { publish: services.publish });
-    },
-    { prefix: '/api/v1' },
-  );
+  // Every /api/v1/ endpoint, each behind the checks in their one order: see api.ts.
+  await app.register(apiRoutes, { prefix: API_PREFIX, services });
 
   await app.register(dashboardRoutes, {
     prefix: '/dashboard',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { pageQuerySchema, problemResponses } from '../../shared/http/schemas.ts';
-import { callerOf } from '../keys/keys.auth.ts';
+import { callerOf } from '../keys/keys.hooks.ts';
 import type { CreditsUsecases } from './credits.usecases.ts';
 
 const ledgerEntrySchema = Type.Object({

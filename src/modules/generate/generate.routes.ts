@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '../../shared/http/schemas.ts';
-import { callerOf } from '../keys/keys.auth.ts';
+import { callerOf } from '../keys/keys.hooks.ts';
 import { generateBodySchema, generationParamsSchema, generationSchema } from './generate.schemas.ts';
 import type { GenerateUsecases } from './generate.usecases.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerOf } from '../keys/keys.auth.ts';
+import { callerOf } from '../keys/keys.hooks.ts';
 import type { IdempotencyUsecases } from './idempotency.usecases.ts';
 
 declare module 'fastify' {
@@ -15,8 +15,9 @@ declare module 'fastify' {
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied'];
 
 /**
- * Attached only to routes marked `idempotent`, so other calls do not pass through it. Runs after validation (a request that fails validation never started, so it keeps no key, as
- * with Stripe) and before the handler; the answer is stored on its way out.
+ * Attached only to routes marked `idempotent`, so other calls do not pass through it. Runs after
+ * validation (a request that fails validation never started, so it keeps no key, as with Stripe) and
+ * before the handler; the answer is stored on its way out. Its place in the order: src/app/api.ts.
  */
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyUsecases) {
   app.decorateRequest('idempotencyKey', null);

@@ -1,22 +1,16 @@
-import { AppError } from '../../shared/errors.ts';
 import type { RateLimitStore } from './ratelimit.stores.ts';
 
-const WINDOW_SECONDS = 60;
+export const WINDOW_SECONDS = 60;
+
+export type PolicyName = 'per-key' | 'per-account';
 
 export interface RateLimitState {
   /** Per key, then (when counted) per account. */
-  policies: { name: 'per-key' | 'per-account'; limit: number; remaining: number }[];
+  policies: { name: PolicyName; limit: number; remaining: number }[];
   resetSeconds: number;
+  /** The first policy this call went past, or null when the call may proceed. */
+  exceeded: { policy: PolicyName; limit: number } | null;
 }
-
-/**
- * The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): both policies, per key and per
- * account, as the draft allows a list; a client watches whichever runs out first.
- */
-export const rateLimitHeaders = (state: RateLimitState) => ({
-  'ratelimit-policy': state.policies.map((p) => `"${p.name}";q=${p.limit};w=${WINDOW_SECONDS}`).join(', '),
-  ratelimit: state.policies.map((p) => `"${p.name}";r=${p.remaining};t=${state.resetSeconds}`).join(', '),
-});
 
 const ACCOUNT_COUNTER = 'account:';
 
@@ -29,7 +23,7 @@ export function createRateLimitUsecases(deps: {
 }) {
   const { store, clock, perMinute, perAccountPerMinute } = deps;
   return {
-    /** Counts the call against its key's and its account's minute; throws 429 (with the headers) past either limit. */
+    /** Counts the call against its key's and its account's minute; `exceeded` names the limit it went past, if any. */
     async check(keyId: string, accountId?: string): Promise<RateLimitState> {
       const nowSeconds = Math.floor(clock().getTime() / 1000);
       const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
@@ -38,19 +32,12 @@ export function createRateLimitUsecases(deps: {
       const limits = [perMinute, perAccountPerMinute];
       const names = ['per-key', 'per-account'] as const;
       const policies = counts.map((count, i) => ({ name: names[i]!, limit: limits[i]!, remaining: Math.max(0, limits[i]! - count) }));
-      const state = { policies, resetSeconds: windowStart + WINDOW_SECONDS - nowSeconds };
       const hit = counts.findIndex((count, i) => count > limits[i]!);
-      if (hit >= 0) {
-        const who = hit === 0 ? 'This key' : "This key's account (all its keys together)";
-        throw new AppError({
-          code: 'rate_limit.exceeded',
-          status: 429,
-          message: `${who} made more than ${limits[hit]} requests this minute; retry after ${state.resetSeconds} s. Nothing was charged.`,
-          extra: { policy: names[hit] },
-          headers: { ...rateLimitHeaders(state), 'retry-after': String(state.resetSeconds) },
-        });
-      }
-      return state;
+      return {
+        policies,
+        resetSeconds: windowStart + WINDOW_SECONDS - nowSeconds,
+        exceeded: hit >= 0 ? { policy: names[hit]!, limit: limits[hit]! } : null,
+      };
     },
     close: () => store.close(),
   };

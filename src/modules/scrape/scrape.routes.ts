@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { problemResponses } from '../../shared/http/schemas.ts';
-import { callerOf } from '../keys/keys.auth.ts';
+import { callerOf } from '../keys/keys.hooks.ts';
 import { pageQuerySchema, scrapeBodySchema, scrapeListSchema, scrapeParamsSchema, scrapeSchema } from './scrape.schemas.ts';
 import type { ScrapeUsecases } from './scrape.usecases.ts';
 

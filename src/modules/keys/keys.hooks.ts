@@ -11,8 +11,9 @@ declare module 'fastify' {
 }
 
 /**
- * onRequest hook for every /api/v1/ route: it runs before the body is read, so a bad key is a 401
- * even when the body is also too large, malformed or of the wrong type (spec section 5, rule 4).
+ * onRequest hook for every /api/v1/ route, the first check of src/app/api.ts: it runs before the body
+ * is read, so a bad key is a 401 even when the body is also too large, malformed or of the wrong type
+ * (spec section 5, rule 4).
  */
 export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThrottle) => async (request: FastifyRequest) => {
   const header = request.raw.headersDistinct.authorization;

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { creditsRoutes } from '../modules/credits/credits.routes.ts';
+import { generateRoutes } from '../modules/generate/generate.routes.ts';
+import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
+import { keysErrors } from '../modules/keys/keys.errors.ts';
+import { authenticateRequest, callerOf } from '../modules/keys/keys.hooks.ts';
+import { publishRoutes } from '../modules/publish/publish.routes.ts';
+import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
+import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
+import { AppError } from '../shared/errors.ts';
+import type { Services } from './container.ts';
+
+export const API_PREFIX = '/api/v1';
+
+/** The order as the OpenAPI document states it to clients. */
+export const API_DESCRIPTION =
+  'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → rate limit (429) → request (400/413/415/422) → credits (402).';
+
+/**
+ * Node's HTTP parser refuses a header line holding a line break or a control character before any
+ * route is matched, so the server answers it on the raw socket. Such bytes are nearly always a key
+ * pasted with its line end, so the answer is the one the first check below gives a malformed key.
+ */
+export const malformedHeaderLine = () => keysErrors.malformed('a header contains a line break or a control character');
+
+/** A POST without a body never reaches the JSON parser; treat it like a wrong content type. */
+async function requireBody(request: FastifyRequest) {
+  if (request.method === 'POST' && request.body === undefined) {
+    throw new AppError({
+      code: 'request.unsupported_media_type',
+      status: 415,
+      message: 'Send a JSON body with the header "Content-Type: application/json".',
+    });
+  }
+}
+
+/**
+ * Every /api/v1/ endpoint, and the order of the checks each call passes. The first check to fail
+ * answers; nothing after it runs. Fastify runs hooks by lifecycle stage (onRequest, body parsing,
+ * preValidation, validation, preHandler, handler), so the stages below are in the order they run.
+ * Register a new endpoint in the list at the bottom: inside this scope it cannot skip a check
+ * (test/api/check-order.test.ts calls every route under /api/v1 to prove it).
+ */
+export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
+  // 1. Key → 401, before the body is read: a bad key is a 401 whatever else is wrong with the call.
+  //    An address that keeps sending bad keys gets 429 auth.too_many_failures here, before its key is looked up.
+  api.addHook('onRequest', authenticateRequest(services.keys, services.authFailures));
+
+  // 2. Rate limit → 429, after the key and before the body: a throttled call costs nothing and reveals nothing.
+  api.addHook('onRequest', limitRate(services.rateLimit, callerOf));
+
+  // 3. Body → 415 (not application/json), 413 (over the server's BODY_LIMIT), 400 (malformed JSON):
+  //    Fastify's JSON parser, whose errors shared/http/error-mapper.ts words; then 415 for a POST without a body.
+  api.addHook('preValidation', requireBody);
+
+  // 4. Schema → 422 (body, query string, path), by the TypeBox validator the server installs.
+
+  // 5. Idempotency-Key → 400 (malformed key), 409 (same key in flight), 422 (same key, other body), or the
+  //    stored answer replayed. On routes marked `idempotent`, after validation: a refused request keeps no key.
+  registerIdempotency(api, services.idempotency);
+
+  // 6. The usecase. Its credits check (402) is always last: credits are held or charged inside the
+  //    usecase's transaction, so only a call that passed every check above can be charged.
+  await api.register(creditsRoutes, { credits: services.credits });
+  await api.register(scrapeRoutes, { scrape: services.scrape });
+  await api.register(generateRoutes, { generate: services.generate });
+  await api.register(publishRoutes, { publish: services.publish });
+};
