@@ -8,22 +8,19 @@ import { createRedditUserClient, type RedditUserClient } from '../integrations/r
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
-import { createAccountsRepository } from '../modules/accounts/accounts.repository.ts';
 import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
 import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
-import { createKeysRepository } from '../modules/keys/keys.repository.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
-import { createScrapeUsecases, toScrapeView } from '../modules/scrape/scrape.usecases.ts';
-import { systemResolver, type HostResolver } from '../modules/webhooks/webhooks.urls.ts';
+import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
+import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
 import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
 import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failures.ts';
 import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
-import { createSessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
@@ -76,7 +73,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       ? overrides.reddit
       : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
 
-  const accounts = createAccountsUsecases({ accounts: createAccountsRepository(db), clock, random });
+  const accounts = createAccountsUsecases({ db, clock, random });
   const { generate, publish, connections } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
   const jobs =
     overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));
@@ -104,16 +101,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     pricePerPair: config.priceScrape,
     events,
     log,
-    onSettled: async (row) => {
-      if (!row.webhook_url) return;
-      await webhooks.enqueue({
-        accountId: row.account_id,
-        scrapeId: row.id,
-        url: row.webhook_url,
-        type: `scrape.${row.status}`,
-        data: toScrapeView(row),
-      });
-    },
+    webhooks,
   });
 
   // Counters must be shared by every instance: Redis if given, else PostgreSQL; SQLite is one process.
@@ -150,14 +138,14 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     log,
     accounts,
     sessions: createSessionsUsecases({
-      sessions: createSessionsRepository(db),
+      db,
       accounts,
       clock,
       random,
       ttlHours: config.sessionTtlHours,
       allowSignup: config.allowSignup,
     }),
-    keys: createKeysUsecases({ keys: createKeysRepository(db), clock, random }),
+    keys: createKeysUsecases({ db, clock, random }),
     credits: createCreditsUsecases({ db, clock }),
     scrape: createScrapeUsecases({
       db,

@@ -1,34 +1,59 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { isAppError } from '../shared/errors.ts';
+import type { CliIo } from './io.ts';
 import { accountsCommand, creditsCommand, keysCommand } from './operator.ts';
 import { serve, worker } from './serve.ts';
 
-const program = new Command('subpilot')
-  .description('subpilot: credit-billed Reddit automation service')
-  .showHelpAfterError();
+/** The `subpilot` command tree. A fresh one per run: commander keeps the parsed options on it. */
+function subpilotProgram(io: CliIo): Command {
+  const program = new Command('subpilot')
+    .description('subpilot: credit-billed Reddit automation service')
+    .showHelpAfterError();
 
-program
-  .command('serve')
-  .description('run the HTTP service and, unless --no-worker, the background jobs (applies migrations first)')
-  .option('--no-worker', 'serve HTTP only; run `subpilot worker` processes for the jobs')
-  .action((options: { worker: boolean }) => serve(loadConfig(), { worker: options.worker }));
+  program
+    .command('serve')
+    .description('run the HTTP service and, unless --no-worker, the background jobs (applies migrations first)')
+    .option('--no-worker', 'serve HTTP only; run `subpilot worker` processes for the jobs')
+    .action((options: { worker: boolean }) => serve(loadConfig(io.env), { worker: options.worker }));
 
-program
-  .command('worker')
-  .description('run the background jobs only (scrapes, webhook deliveries)')
-  .action(() => worker(loadConfig()));
+  program
+    .command('worker')
+    .description('run the background jobs only (scrapes, webhook deliveries)')
+    .action(() => worker(loadConfig(io.env)));
 
-program.addCommand(accountsCommand());
-program.addCommand(creditsCommand());
-program.addCommand(keysCommand());
+  program.addCommand(accountsCommand(io));
+  program.addCommand(creditsCommand(io));
+  program.addCommand(keysCommand(io));
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof ConfigError || isAppError(error) || error instanceof InvalidArgumentError) {
-    process.stderr.write(`subpilot: ${error.message}\n`);
-    process.exit(1);
+  // Commands joined with addCommand inherit no settings, so each one is told to write through io and
+  // to throw its exit code to main rather than end the process.
+  const reportThroughIo = (command: Command) => {
+    command.exitOverride().configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+    command.commands.forEach(reportThroughIo);
+  };
+  reportThroughIo(program);
+  return program;
+}
+
+/**
+ * Runs one `subpilot` command and resolves to its exit code. An expected failure (bad configuration,
+ * refused operation, bad argument) is one `subpilot: …` line on stderr; anything else is a bug and throws.
+ */
+export async function main(io: CliIo): Promise<number> {
+  try {
+    await subpilotProgram(io).parseAsync(io.argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError || isAppError(error) || error instanceof InvalidArgumentError) {
+      io.stderr.write(`subpilot: ${error.message}\n`);
+      return 1;
+    }
+    // Commander has already printed its usage error or the help; it only tells the exit code.
+    if (error instanceof CommanderError) return error.exitCode;
+    throw error;
   }
-  throw error;
 }

@@ -34,6 +34,19 @@ describe.each(engines)('API keys (spec sections 2 and 3) on %s', (engine) => {
     expect(states.sort()).toEqual([false, true]);
   });
 
+  it('revoking with no key named revokes nothing and says why', async () => {
+    const { accountId, token } = await app.accountWithKey(1);
+    await app.services.keys.createKey(accountId, 'zapier');
+    const refusal = /exactly one of id, name or prefix; got none/;
+    // @ts-expect-error the selector type itself demands exactly one of id, name or prefix
+    await expect(app.services.keys.revokeKey(accountId, {})).rejects.toThrow(refusal);
+    // @ts-expect-error what `{ name: options.name }` becomes when an option was left out
+    await expect(app.services.keys.revokeKey(accountId, { name: undefined })).rejects.toThrow(refusal);
+    const keys = await app.services.keys.listKeys(accountId);
+    expect(keys.map((k) => k.revoked_at)).toEqual([null, null]);
+    expect((await app.api('GET', '/api/v1/balance', { token })).status).toBe(200);
+  });
+
   it('3: revocation is immediate and the revoked key stays listed as revoked', async () => {
     const { accountId, token } = await app.accountWithKey(1);
     const [key] = await app.services.keys.listKeys(accountId);

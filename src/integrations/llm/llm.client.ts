@@ -16,13 +16,13 @@ export class LlmUnavailableError extends Error {
   }
 }
 
-export interface LlmUsage {
+interface LlmUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
 }
 
-export interface LlmCompletion {
+interface LlmCompletion {
   text: string;
   model: string;
   usage: LlmUsage;

@@ -15,5 +15,3 @@ export const createAccountsRepository = (db: Database) => ({
   findById: (id: string) =>
     db.selectFrom('accounts').select(['id', 'email', 'balance', 'created_at']).where('id', '=', id).executeTakeFirst(),
 });
-
-export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

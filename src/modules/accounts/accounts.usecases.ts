@@ -2,7 +2,8 @@ import { hash, verify } from 'argon2';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { accountsErrors } from './accounts.errors.ts';
-import type { AccountsRepository } from './accounts.repository.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { createAccountsRepository } from './accounts.repository.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
@@ -17,8 +18,9 @@ let decoyHash: Promise<string> | undefined;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export function createAccountsUsecases(deps: { accounts: AccountsRepository; clock: () => Date; random: RandomBytes }) {
-  const { accounts, clock, random } = deps;
+export function createAccountsUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes }) {
+  const { clock, random } = deps;
+  const accounts = createAccountsRepository(deps.db);
 
   return {
     async createAccount(rawEmail: string, password?: string) {

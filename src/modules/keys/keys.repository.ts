@@ -11,7 +11,17 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
+/**
+ * Which key to revoke: exactly one of id, name or prefix. Without one, the update would match every
+ * active key of the account, so the type allows no other shape and `revoke` checks it again at run time.
+ */
+export type KeySelector =
+  | { id: string; name?: never; prefix?: never }
+  | { name: string; id?: never; prefix?: never }
+  | { prefix: string; id?: never; name?: never };
+
 const KEY_COLUMNS = ['id', 'account_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const SELECTOR_FIELDS = ['id', 'name', 'prefix'] as const;
 
 export function createKeysRepository(db: Database) {
   const findByFingerprint = precompiled<
@@ -78,17 +88,20 @@ export function createKeysRepository(db: Database) {
         .execute();
     },
 
-    async revoke(accountId: string, where: { name?: string; prefix?: string; id?: string }, at: string) {
-      let query = db
+    async revoke(accountId: string, where: KeySelector, at: string): Promise<KeyRow[]> {
+      const given = SELECTOR_FIELDS.filter((field) => where[field] !== undefined);
+      if (given.length !== 1) {
+        throw new Error(`revoking a key needs exactly one of id, name or prefix; got ${given.join(' and ') || 'none'}`);
+      }
+      const field = given[0]!;
+      return db
         .updateTable('api_keys')
         .set({ revoked_at: at })
         .where('account_id', '=', accountId)
-        .where('revoked_at', 'is', null);
-      if (where.id !== undefined) query = query.where('id', '=', where.id);
-      if (where.name !== undefined) query = query.where('name', '=', where.name);
-      if (where.prefix !== undefined) query = query.where('prefix', '=', where.prefix);
-      const result = await query.returning(KEY_COLUMNS).execute();
-      return result;
+        .where('revoked_at', 'is', null)
+        .where(field, '=', where[field]!)
+        .returning(KEY_COLUMNS)
+        .execute();
     },
 
     async touch(id: string, at: string): Promise<void> {
@@ -96,5 +109,3 @@ export function createKeysRepository(db: Database) {
     },
   };
 }
-
-export type KeysRepository = ReturnType<typeof createKeysRepository>;

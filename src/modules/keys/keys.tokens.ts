@@ -19,7 +19,7 @@ export function fingerprintOfHeader(values: readonly string[] | undefined): stri
   return parsed.kind === 'token' ? fingerprintOf(parsed.token) : null;
 }
 
-export type ParsedAuthorization =
+type ParsedAuthorization =
   | { kind: 'missing' }
   | { kind: 'malformed'; reason: string }
   | { kind: 'token'; token: string };

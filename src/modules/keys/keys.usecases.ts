@@ -1,7 +1,8 @@
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
 import { keysErrors } from './keys.errors.ts';
-import type { KeyRow, KeysRepository } from './keys.repository.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
 
@@ -26,8 +27,9 @@ export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
 /** last_used_at is written at most once a minute per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Date; random: RandomBytes }) {
-  const { keys, clock, random } = deps;
+export function createKeysUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes }) {
+  const { clock, random } = deps;
+  const keys = createKeysRepository(deps.db);
 
   return {
     async createKey(accountId: string, rawName: string): Promise<{ key: KeyRow; token: string }> {
@@ -58,7 +60,7 @@ export function createKeysUsecases(deps: { keys: KeysRepository; clock: () => Da
 
     listKeys: (accountId: string) => keys.listByAccount(accountId),
 
-    async revokeKey(accountId: string, where: { name?: string; prefix?: string; id?: string }): Promise<KeyRow[]> {
+    async revokeKey(accountId: string, where: KeySelector): Promise<KeyRow[]> {
       const revoked = await keys.revoke(accountId, where, clock().toISOString());
       if (revoked.length === 0) throw keysErrors.notFound();
       return revoked;

@@ -45,5 +45,3 @@ export const createSessionsRepository = (db: Database) => ({
     await db.deleteFrom('login_failures').where('created_at', '<=', before).execute();
   },
 });
-
-export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

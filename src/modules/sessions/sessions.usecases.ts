@@ -4,7 +4,8 @@ import { accountsErrors } from '../accounts/accounts.errors.ts';
 import { normalizeEmail, type AccountsUsecases } from '../accounts/accounts.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { sessionsErrors } from './sessions.errors.ts';
-import type { SessionsRepository } from './sessions.repository.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { createSessionsRepository } from './sessions.repository.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
@@ -36,14 +37,15 @@ export function assertSameToken(expected: string | undefined, presented: string 
 }
 
 export function createSessionsUsecases(deps: {
-  sessions: SessionsRepository;
+  db: Database;
   accounts: AccountsUsecases;
   clock: () => Date;
   random: RandomBytes;
   ttlHours: number;
   allowSignup: boolean;
 }) {
-  const { sessions, accounts, clock, random, ttlHours, allowSignup } = deps;
+  const { accounts, clock, random, ttlHours, allowSignup } = deps;
+  const sessions = createSessionsRepository(deps.db);
 
   /** Always a fresh id: a session that existed before log-in (possibly planted) is dropped. */
   async function start(accountId: string, previousId: string | undefined): Promise<StartedSession> {

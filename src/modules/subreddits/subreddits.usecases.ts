@@ -11,7 +11,7 @@ import { createSubredditsRepository, type SubredditRow } from './subreddits.repo
 /** Entries older than this are asked of Reddit again. */
 export const DIRECTORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-export type SubredditState = SubredditRow['state'];
+type SubredditState = SubredditRow['state'];
 
 export interface SubredditEntry {
   /** Lower-case, without "r/". */

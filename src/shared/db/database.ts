@@ -15,7 +15,6 @@ import type { DatabaseTarget } from '../config/config.ts';
 export interface Tables {}
 
 export type Database = Kysely<Tables>;
-export type Dialect = DatabaseTarget['dialect'];
 
 /** PostgreSQL returns BIGINT and COUNT as strings; credits fit a JS number, so read them as numbers. */
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { describeDatabaseError, type DatabaseLog } from '../db/database.pool.ts';
 import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
 
 const POLL_INTERVAL_MS = 250;
 
 /** The SQLite job queue: one table, claimed with a guarded update, polled by this process only. */
-export function createSqliteJobQueue(db: Database, clock: () => Date): JobQueue {
+export function createSqliteJobQueue(db: Database, clock: () => Date, log: DatabaseLog): JobQueue {
   const workers: { queue: string; handler: JobHandler; running: number; concurrency: number }[] = [];
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -72,7 +73,9 @@ export function createSqliteJobQueue(db: Database, clock: () => Date): JobQueue 
       const run = (async () => {
         while (!stopped && (await runOne(worker.handler, worker.queue))) setImmediate(tick);
       })()
-        .catch(() => undefined)
+        // Only claiming or recording a job can fail here (a handler's error is recorded above). The
+        // next poll tries again and an unrecorded job is claimed again once its lease runs out.
+        .catch((error) => log.warn(describeDatabaseError(error), 'job queue (SQLite) error; it retries'))
         .finally(() => {
           worker.running -= 1;
           inFlight.delete(run);

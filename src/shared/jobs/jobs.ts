@@ -25,7 +25,7 @@ export async function createJobQueue(
 ): Promise<JobQueue> {
   if (target.dialect === 'sqlite') {
     const { createSqliteJobQueue } = await import('./jobs.sqlite.ts');
-    return createSqliteJobQueue(db, clock);
+    return createSqliteJobQueue(db, clock, log);
   }
   const { createPgBossJobQueue } = await import('./jobs.pgboss.ts');
   return createPgBossJobQueue(target.url, leaseSeconds, log);

@@ -1,0 +1,18 @@
+/**
+ * Everything one CLI run reads and writes. bin/subpilot.mjs passes the real process; the tests pass
+ * buffers, so most of the CLI suite runs in-process instead of spawning Node per command.
+ */
+export interface CliIo {
+  argv: readonly string[];
+  env: Record<string, string | undefined>;
+  stdin: AsyncIterable<Buffer | string>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** All of standard input as text, without its final line break (`echo secret | subpilot …`). */
+export async function readAll(stdin: CliIo['stdin']): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
