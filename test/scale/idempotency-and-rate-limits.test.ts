@@ -68,7 +68,9 @@ describe.each(engines)('Idempotency-Key on billable POSTs on %s', (engine) => {
 describe.each(engines)('per-key rate limits on %s', (engine) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(engine, { env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    // A pinned clock: on the real one, calls that straddle a minute boundary start a fresh window.
+    const clock = () => new Date('2026-03-01T12:00:30Z');
+    app = await startTestApp(engine, { env: { RATE_LIMIT_PER_MINUTE: '5' }, overrides: { clock } });
   });
   afterAll(() => app.close());
 
