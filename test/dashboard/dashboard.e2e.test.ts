@@ -1,29 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { SCREENSHOTS, launchChromium, requireChromium } from '../support/browser.ts';
 import { engines } from '../support/engines.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = 'test-results';
-const hasChromium = existsSync(CHROMIUM);
-
-if (!hasChromium && process.env.CI) {
-  describe('dashboard end-to-end', () => {
-    it('needs Chromium', () => {
-      throw new Error(`${CHROMIUM} is missing; install it with "apt-get install -y chromium" (CI must run the browser suite)`);
-    });
-  });
-} else if (!hasChromium) {
-  process.stdout.write(`\n${CHROMIUM} is missing: the dashboard end-to-end suite is SKIPPED (apt-get install -y chromium).\n\n`);
-}
+const hasChromium = requireChromium('dashboard end-to-end');
 
 describe.skipIf(!hasChromium).each(engines)('dashboard end-to-end in Chromium on %s', (engine) => {
   let app: TestApp;
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     app = await startTestApp(engine);
     app.reddit.posts.push({
       id: 'e2e1',
@@ -32,11 +19,7 @@ describe.skipIf(!hasChromium).each(engines)('dashboard end-to-end in Chromium on
       selftext: 'a workflow that watches keywords',
       created_utc: 1_700_000_000,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,0 +1,42 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { describe, it } from 'vitest';
+
+/** Debian's Chromium, never a downloaded browser (the machine's network reaches only npm and Debian). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = 'test-results';
+export const hasChromium = existsSync(CHROMIUM);
+
+/** The two widths every dashboard page is checked at: a laptop and a phone. */
+export const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Without Chromium a browser suite is skipped locally (with a line saying so) and fails in CI, where
+ * the dashboard must be checked in a real browser.
+ */
+export function requireChromium(suite: string): boolean {
+  if (hasChromium) return true;
+  if (process.env.CI) {
+    describe(suite, () => {
+      it('needs Chromium', () => {
+        throw new Error(`${CHROMIUM} is missing; install it with "apt-get install -y chromium" (CI must run the browser suites)`);
+      });
+    });
+  } else {
+    process.stdout.write(`\n${CHROMIUM} is missing: "${suite}" is SKIPPED (apt-get install -y chromium).\n\n`);
+  }
+  return false;
+}
+
+/** The flags that keep headless Chromium off the closed network and quiet. */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
