@@ -1,0 +1,20 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync('README.md', 'utf8');
+
+describe('the README', () => {
+  it('links only to files that are in the repository', () => {
+    const outside = [...readme.matchAll(/`(\.\.\/[^`\s]+)`|\]\((\.\.\/[^)\s]+)\)/g)].map((m) => m[1] ?? m[2]);
+    expect(outside).toEqual([]);
+    const local = [...readme.matchAll(/\]\(((?!https?:|#|mailto:)[^)\s]+)\)/g)].map((m) => m[1]!.split('#')[0]!);
+    expect(local.filter((path) => !existsSync(path))).toEqual([]);
+  });
+
+  it('names the API key variable the same way as the dashboard does', () => {
+    const dashboard = readFileSync('src/modules/dashboard/views/keys.ts', 'utf8');
+    const names = (text: string) => new Set([...text.matchAll(/\bSUBPILOT_[A-Z_]+\b/g)].map((m) => m[0]));
+    expect([...names(dashboard)]).toEqual(['SUBPILOT_API_KEY']);
+    expect([...names(readme)].filter((name) => name !== 'SUBPILOT_API_KEY')).toEqual([]);
+  });
+});
