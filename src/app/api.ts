@@ -51,6 +51,8 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
 
   // 3. Body → 415 (not application/json), 413 (over the server's BODY_LIMIT), 400 (malformed JSON):
   //    Fastify's JSON parser, whose errors shared/http/error-mapper.ts words; then 415 for a POST without a body.
+  //    Fastify also reads text/plain, as a string the schema would refuse with a puzzling 422: JSON is the only body here.
+  api.removeContentTypeParser('text/plain');
   api.addHook('preValidation', requireBody);
 
   // 4. Schema → 422 (body, query string, path), by the TypeBox validator the server installs.

@@ -1,14 +1,16 @@
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
 import { API_DESCRIPTION, API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
 import type { Services } from './container.ts';
 import { AppError } from '../shared/errors.ts';
+import { createAllowedMethods, routingErrors } from '../shared/http/allowed-methods.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from '../shared/http/error-mapper.ts';
 import { problemSchema } from '../shared/http/schemas.ts';
+import { strictValidatorCompiler } from '../shared/http/validator.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -22,6 +24,7 @@ function rawProblem(error: AppError): string {
 function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
   if (!socket.writable) return socket.destroy();
   const code = error.code ?? '';
+  if (code === 'HPE_INVALID_METHOD') return socket.end(rawProblem(routingErrors.methodNotImplemented()));
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return socket.end(rawProblem(new AppError({ code: 'request.timeout', status: 408, message: 'The request was not received in time.' })));
   }
@@ -58,11 +61,19 @@ export async function buildServer(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(strictValidatorCompiler);
   app.setErrorHandler(sendProblem);
-  app.setNotFoundHandler((request, reply) =>
+  // Every route registered below, so that an unmatched request on a known path is a 405 with Allow.
+  // Like a 404 it needs no key: it describes the endpoint, not the account.
+  const allowed = createAllowedMethods();
+  app.addHook('onRoute', (route) => allowed.add(route.url, route.method));
+  app.setNotFoundHandler((request, reply) => {
+    const allow = allowed.of(request.url);
+    if (allow.length > 0 && !allow.includes(request.method)) {
+      return sendProblem(routingErrors.methodNotAllowed(request.method, allow), request, reply);
+    }
     // The path is not repeated: it may hold a key pasted into the wrong place.
-    sendProblem(
+    return sendProblem(
       new AppError({
         code: 'not_found',
         status: 404,
@@ -70,8 +81,8 @@ export async function buildServer(
       }),
       request,
       reply,
-    ),
-  );
+    );
+  });
   app.decorateRequest('caller', null);
   app.addSchema(problemSchema);
 

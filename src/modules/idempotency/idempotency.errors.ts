@@ -5,7 +5,7 @@ export const idempotencyErrors = {
     new AppError({
       code: 'idempotency.invalid_key',
       status: 400,
-      message: 'An Idempotency-Key is 1 to 255 visible ASCII characters; a UUID is a good choice.',
+      message: 'An Idempotency-Key is 1 to 255 visible ASCII characters, bare or quoted ("…"); a UUID is a good choice.',
     }),
   keyReused: () =>
     new AppError({

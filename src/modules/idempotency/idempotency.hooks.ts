@@ -23,11 +23,11 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
   app.decorateRequest('idempotencyKey', null);
 
   const begin = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string') return;
-    const claim = await idempotency.begin(callerOf(request).accountId, key, request.routeOptions.url ?? '', request.body);
+    const header = request.headers['idempotency-key'];
+    if (typeof header !== 'string') return;
+    const claim = await idempotency.begin(callerOf(request).accountId, header, request.routeOptions.url ?? '', request.body);
     if (claim.kind === 'proceed') {
-      request.idempotencyKey = key;
+      request.idempotencyKey = claim.key;
       return;
     }
     return reply

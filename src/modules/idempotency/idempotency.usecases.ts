@@ -1,15 +1,16 @@
 import type { Database } from '../../shared/db/database.ts';
 import { idempotencyErrors } from './idempotency.errors.ts';
 import { createIdempotencyRepository, type StoredResponse } from './idempotency.repository.ts';
+import { parseIdempotencyKey } from './idempotency.schemas.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
 
 /** Stripe's window: a key answers with its first result for 24 hours. */
 export const KEY_TTL_MS = 24 * 3600_000;
 /** A request still "in flight" after this long died with its process; its key may be retried. */
 export const ABANDONED_AFTER_MS = 2 * 60_000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-export type Claim = { kind: 'proceed' } | { kind: 'replay'; response: StoredResponse };
+/** `key` is the header's value unquoted (see idempotency.schemas.ts): the one the answer is stored under. */
+export type Claim = { kind: 'proceed'; key: string } | { kind: 'replay'; response: StoredResponse };
 
 export function createIdempotencyUsecases(deps: { db: Database; clock: () => Date }) {
   const { clock } = deps;
@@ -17,13 +18,14 @@ export function createIdempotencyUsecases(deps: { db: Database; clock: () => Dat
 
   return {
     /** Decides whether this request runs, or replays the answer its key already has. */
-    async begin(accountId: string, key: string, route: string, body: unknown): Promise<Claim> {
-      if (!KEY_PATTERN.test(key)) throw idempotencyErrors.invalidKey();
+    async begin(accountId: string, header: string, route: string, body: unknown): Promise<Claim> {
+      const key = parseIdempotencyKey(header);
+      if (key === null) throw idempotencyErrors.invalidKey();
       const requestHash = sha256(`${route}\n${JSON.stringify(body ?? null)}`);
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = clock();
         const row = { account_id: accountId, key, route, request_hash: requestHash, created_at: now.toISOString() };
-        if (await keys.claim(row)) return { kind: 'proceed' };
+        if (await keys.claim(row)) return { kind: 'proceed', key };
         const existing = await keys.find(accountId, key);
         if (!existing) continue;
         const age = now.getTime() - Date.parse(existing.created_at);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '../../shared/http/schemas.ts';
+import { parseIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import { publicationParamsSchema, publicationSchema, publishBodySchema, publishHeadersSchema } from './publish.schemas.ts';
 import type { PublishUsecases } from './publish.usecases.ts';
@@ -21,7 +22,10 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
       },
     },
     async (request, reply) => {
-      const { publication, replayed } = await publish.publish(callerOf(request), request.body, request.headers['idempotency-key']);
+      // The schema has checked the header's form, so it always names a key: `"k1"` and `k1` are one.
+      const header = request.headers['idempotency-key'];
+      const key = header === undefined ? undefined : (parseIdempotencyKey(header) ?? undefined);
+      const { publication, replayed } = await publish.publish(callerOf(request), request.body, key);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return publication;
     },

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.schemas.ts';
 import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
 
 /**
@@ -32,7 +33,7 @@ export const publicationSchema = Type.Object({
 });
 
 export const publishHeadersSchema = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })),
+  'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
 });
 
 export const publicationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
