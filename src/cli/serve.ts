@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../shared/config/config.ts';
 import { createServices, type Services } from '../app/container.ts';
 import { describeDatabaseError, isDatabaseUnavailable } from '../shared/db/database.pool.ts';
 import { buildServer } from '../app/server.ts';
+import { startupReport } from '../app/startup-report.ts';
 
 /**
  * pg-boss 10 does not await its own "complete"/"fail" query after a job (timgit/pg-boss#577), so a
@@ -29,8 +31,10 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
   surviveDatabaseOutages(services.log);
   const app = await buildServer(services);
   const stopWorker = options.worker ? await services.startWorker() : () => undefined;
-  if (!config.reddit) app.log.warn('REDDIT_CLIENT_ID is not set: POST /api/v1/scrape answers 503 until it is');
   await app.listen({ port: config.port, host: config.host });
+  // The bound port, not config.port: PORT=0 picks a free one.
+  const { port } = app.server.address() as AddressInfo;
+  for (const line of startupReport(config, { host: config.host, port })) app.log[line.level](line.msg);
   onSignal(async () => {
     stopWorker();
     await app.close();

@@ -5,7 +5,13 @@ export const scrapeErrors = {
     new AppError({
       code: 'scrape.not_configured',
       status: 503,
-      message: 'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset); no credits were charged.',
+      // Read by API clients and operators alike; README "Reddit credentials" has the longer story.
+      message:
+        'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset); no credits were charged. ' +
+        'The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to the credentials of a Reddit app ' +
+        'approved for API access: Reddit approves each new app (since late 2025) and has no anonymous access ' +
+        '(its unauthenticated endpoints closed in 2026). A "web app" serves scrape, Connect Reddit and publish ' +
+        '(redirect URI: PUBLIC_URL/dashboard/connections/reddit/callback); a "script" app serves scrape only.',
     }),
   upstreamUnavailable: (
     scrapeId: string,

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../shared/config/config.ts';
+import { startupReport } from './startup-report.ts';
+
+const everything = {
+  REDDIT_CLIENT_ID: 'id',
+  REDDIT_CLIENT_SECRET: 'secret',
+  LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+  LLM_MODEL: 'llama3',
+  PUBLIC_URL: 'https://subpilot.example',
+  SECRET_KEY: 'a'.repeat(64),
+};
+const listening = { host: '127.0.0.1', port: 8080 };
+const without = (...names: (keyof typeof everything)[]) =>
+  loadConfig(Object.fromEntries(Object.entries(everything).filter(([name]) => !names.includes(name as keyof typeof everything))));
+
+describe('the start-up report', () => {
+  it('with everything configured it says only where the dashboard is, at PUBLIC_URL', () => {
+    expect(startupReport(loadConfig(everything), listening)).toEqual([{ level: 'info', msg: 'Dashboard: https://subpilot.example/dashboard' }]);
+  });
+
+  it('with nothing configured it gives the local dashboard address and one warning per capability, each naming what to set', () => {
+    const lines = startupReport(loadConfig({}), { host: '0.0.0.0', port: 4321 });
+    expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
+    const warnings = lines.slice(1);
+    expect(warnings.every((line) => line.level === 'warn')).toBe(true);
+    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate', 'Connect Reddit and publish', 'Webhooks']);
+    expect(warnings[0]!.msg).toMatch(/REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET .*approved/);
+    expect(warnings[1]!.msg).toMatch(/LLM_BASE_URL and LLM_MODEL/);
+    expect(warnings[2]!.msg).toMatch(/REDDIT_CLIENT_ID.*"web app".*PUBLIC_URL.*SECRET_KEY/);
+    expect(warnings[3]!.msg).toMatch(/SECRET_KEY \(try: openssl rand -hex 32\)/);
+  });
+
+  it('without SECRET_KEY alone, connections/publish and webhooks are off and both name SECRET_KEY only', () => {
+    const warnings = startupReport(without('SECRET_KEY'), listening).slice(1);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]!.msg).toMatch(/^Connect Reddit and publish are off .*set SECRET_KEY \(try: openssl rand -hex 32\)\.$/);
+    expect(warnings[1]!.msg).toMatch(/^Webhooks are off/);
+  });
+
+  it('without PUBLIC_URL connections are off for want of a redirect URI, and the dashboard is at the listening address', () => {
+    const lines = startupReport(without('PUBLIC_URL'), { host: '::1', port: 9000 });
+    expect(lines.map((line) => line.msg)).toEqual([
+      'Dashboard: http://[::1]:9000/dashboard',
+      'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set PUBLIC_URL (or REDDIT_REDIRECT_URI).',
+    ]);
+  });
+
+  it('without Reddit credentials scrape and connections are off, and nothing else', () => {
+    const warnings = startupReport(without('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'), listening).slice(1);
+    expect(warnings.map((line) => line.msg)).toEqual([
+      expect.stringMatching(/^Scrape is off/),
+      expect.stringMatching(/^Connect Reddit and publish are off .*: set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET \(an approved Reddit app of type "web app"\)\.$/),
+    ]);
+  });
+
+  it('without a language model only generate is off', () => {
+    const warnings = startupReport(without('LLM_BASE_URL', 'LLM_MODEL'), listening).slice(1);
+    expect(warnings.map((line) => line.msg)).toEqual([
+      'Generate is off (POST /api/v1/generate answers 503): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.',
+    ]);
+  });
+});

@@ -1,0 +1,50 @@
+import type { Config } from '../shared/config/config.ts';
+
+export interface StartupLine {
+  level: 'info' | 'warn';
+  msg: string;
+}
+
+const SECRET_KEY_HINT = 'SECRET_KEY (try: openssl rand -hex 32)';
+
+/** The address a person on this machine can open; a wildcard host is reachable as loopback. */
+function localOrigin(host: string, port: number): string {
+  if (host === '' || host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** What Connect Reddit (and so publish) still needs, each with how to set it. */
+function connectionsNeed(config: Config): string[] {
+  return [
+    ...(config.reddit ? [] : ['REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an approved Reddit app of type "web app")']),
+    ...(config.redditRedirectUri ? [] : ['PUBLIC_URL (or REDDIT_REDIRECT_URI)']),
+    ...(config.secretKey ? [] : [SECRET_KEY_HINT]),
+  ];
+}
+
+/**
+ * What `serve` says once it listens: where the dashboard is, then one line per capability that is off,
+ * naming what to set, so that an operator learns it at start-up rather than from a user's 503.
+ */
+export function startupReport(config: Config, listening: { host: string; port: number }): StartupLine[] {
+  const origin = config.publicUrl ?? localOrigin(listening.host, listening.port);
+  const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }];
+  const off = (msg: string) => lines.push({ level: 'warn', msg });
+  if (!config.reddit) {
+    off(
+      'Scrape is off (POST /api/v1/scrape answers 503): set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET ' +
+        'to the credentials of a Reddit app approved for API access (README: Reddit credentials).',
+    );
+  }
+  if (!config.llm) {
+    off('Generate is off (POST /api/v1/generate answers 503): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.');
+  }
+  const need = connectionsNeed(config);
+  if (need.length > 0) {
+    off(`Connect Reddit and publish are off (POST /api/v1/publish answers 503): set ${need.join('; ')}.`);
+  }
+  if (!config.secretKey) {
+    off(`Webhooks are off (a scrape with webhook_url answers 503): set ${SECRET_KEY_HINT}.`);
+  }
+  return lines;
+}
