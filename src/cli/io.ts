@@ -16,3 +16,10 @@ export async function readAll(stdin: CliIo['stdin']): Promise<string> {
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
+
+/** A header row and the rows under it, each column as wide as its widest cell (`--json` is for scripts). */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [header, ...rows].map(line).join('\n') + '\n';
+}

@@ -1,26 +1,37 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { isAppError } from '../shared/errors.ts';
+import { accountsCommand } from './accounts.ts';
 import type { CliIo } from './io.ts';
-import { accountsCommand, creditsCommand, keysCommand } from './operator.ts';
-import { serve, worker } from './serve.ts';
+import { creditsCommand, keysCommand } from './operator.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/**
+ * The HTTP server and the background jobs, imported only by the commands that run them: loading them
+ * (Fastify, every route and schema, the whole container with the LLM client) took most of the time
+ * of a one-shot command, which needs none of it.
+ */
+const runtime = () => import('./serve.ts');
 
 /** The `subpilot` command tree. A fresh one per run: commander keeps the parsed options on it. */
-function subpilotProgram(io: CliIo): Command {
+export function subpilotProgram(io: CliIo): Command {
   const program = new Command('subpilot')
     .description('subpilot: credit-billed Reddit automation service')
+    .version(version, '-V, --version', 'print the version of subpilot')
     .showHelpAfterError();
 
   program
     .command('serve')
     .description('run the HTTP service and, unless --no-worker, the background jobs (applies migrations first)')
     .option('--no-worker', 'serve HTTP only; run `subpilot worker` processes for the jobs')
-    .action((options: { worker: boolean }) => serve(loadConfig(io.env), { worker: options.worker }));
+    .action(async (options: { worker: boolean }) => (await runtime()).serve(loadConfig(io.env), { worker: options.worker }));
 
   program
     .command('worker')
     .description('run the background jobs only (scrapes, webhook deliveries)')
-    .action(() => worker(loadConfig(io.env)));
+    .action(async () => (await runtime()).worker(loadConfig(io.env)));
 
   program.addCommand(accountsCommand(io));
   program.addCommand(creditsCommand(io));

@@ -1,17 +1,23 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { CliServices } from '../app/cli-services.ts';
 import { loadConfig } from '../shared/config/config.ts';
-import { createServices, type Services } from '../app/container.ts';
-import { readAll, type CliIo } from './io.ts';
+import { formatTable, type CliIo } from './io.ts';
 
-/** Opens the services for one operator command and always closes the database afterwards. */
-async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>): Promise<T> {
-  const services = await createServices(loadConfig(io.env), { reddit: null });
+/**
+ * Opens the database for one operator command and always closes it afterwards. Imported here rather
+ * than at the top, so `--help` and `--version` load no database code.
+ */
+export async function withServices<T>(io: CliIo, work: (services: CliServices) => Promise<T>): Promise<T> {
+  const { createCliServices } = await import('../app/cli-services.ts');
+  const services = await createCliServices(loadConfig(io.env));
   try {
     return await work(services);
   } finally {
     await services.close();
   }
 }
+
+export const emailOption = () => new Option('--email <email>', "the account's email address").makeOptionMandatory();
 
 const positiveInteger = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
@@ -20,31 +26,18 @@ const positiveInteger = (value: string) => {
   return Number(value);
 };
 
-export function accountsCommand(io: CliIo): Command {
-  const accounts = new Command('accounts').description('manage accounts');
-  accounts
-    .command('create')
-    .requiredOption('--email <email>')
-    .option('--password-stdin', 'read a dashboard password from standard input')
-    .action(async (options: { email: string; passwordStdin?: boolean }) => {
-      const password = options.passwordStdin ? await readAll(io.stdin) : undefined;
-      const account = await withServices(io, (s) => s.accounts.createAccount(options.email, password));
-      io.stdout.write(`${account.id} ${account.email}\n`);
-    });
-  return accounts;
-}
-
 export function creditsCommand(io: CliIo): Command {
   const credits = new Command('credits').description('manage credit balances');
   credits
     .command('grant')
-    .requiredOption('--email <email>')
-    .requiredOption('--amount <n>', 'credits to add', positiveInteger)
-    .option('--reason <text>')
-    .action(async (options: { email: string; amount: number; reason?: string }) => {
+    .description("add credits to an account's balance (a grant entry in its ledger); prints the new balance")
+    .addOption(emailOption())
+    .requiredOption('--amount <n>', 'credits to add, a whole number above 0', positiveInteger)
+    .option('--reason <text>', 'why, kept in the ledger entry', 'operator grant')
+    .action(async (options: { email: string; amount: number; reason: string }) => {
       const balance = await withServices(io, async (s) => {
         const account = await s.accounts.requireByEmail(options.email);
-        return s.credits.grant(account.id, options.amount, options.reason ?? 'operator grant');
+        return s.credits.grant(account.id, options.amount, options.reason);
       });
       io.stdout.write(`${balance}\n`);
     });
@@ -52,11 +45,12 @@ export function creditsCommand(io: CliIo): Command {
 }
 
 export function keysCommand(io: CliIo): Command {
-  const keys = new Command('keys').description('manage API keys');
+  const keys = new Command('keys').description("manage an account's API keys");
   keys
     .command('create')
-    .requiredOption('--email <email>')
-    .requiredOption('--name <name>')
+    .description('create an API key; prints its token alone on stdout, the only time it is shown')
+    .addOption(emailOption())
+    .requiredOption('--name <name>', 'a name for the key, unique among the active keys of the account')
     .action(async (options: { email: string; name: string }) => {
       const { key, token } = await withServices(io, async (s) =>
         s.keys.createKey((await s.accounts.requireByEmail(options.email)).id, options.name),
@@ -66,8 +60,9 @@ export function keysCommand(io: CliIo): Command {
     });
   keys
     .command('list')
-    .requiredOption('--email <email>')
-    .option('--json', 'print JSON')
+    .description("list an account's keys (name, prefix, state, created, last used); never the tokens")
+    .addOption(emailOption())
+    .option('--json', 'print a JSON array instead of a table')
     .action(async (options: { email: string; json?: boolean }) => {
       const rows = await withServices(io, async (s) => s.keys.listKeys((await s.accounts.requireByEmail(options.email)).id));
       const view = rows.map((k) => ({
@@ -78,14 +73,14 @@ export function keysCommand(io: CliIo): Command {
         last_used_at: k.last_used_at,
       }));
       if (options.json) return void io.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-      for (const k of view) {
-        io.stdout.write(`${k.name}\t${k.prefix}\t${k.state}\t${k.created_at}\t${k.last_used_at ?? 'never'}\n`);
-      }
+      const cells = view.map((k) => [k.name, k.prefix, k.state, k.created_at, k.last_used_at ?? 'never']);
+      io.stdout.write(formatTable(['NAME', 'PREFIX', 'STATE', 'CREATED', 'LAST USED'], cells));
     });
   keys
     .command('revoke')
-    .requiredOption('--email <email>')
-    .option('--name <name>')
+    .description('revoke an active key, chosen by name or by prefix; effective on the next request')
+    .addOption(emailOption())
+    .option('--name <name>', 'the name of the key')
     .option('--prefix <prefix>', 'ak_live_ and the 8 characters shown by keys list')
     .action(async (options: { email: string; name?: string; prefix?: string }) => {
       const { name, prefix } = options;

@@ -14,7 +14,7 @@ describe.each(engines)('dashboard sessions and log-in on %s', (engine) => {
   afterAll(() => app.close());
   const client = () => new DashboardClient(app.url);
 
-  it('sign-up starts a session whose cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
+  it('log-in after sign-up starts a session whose cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
     const browser = client();
     const response = await browser.signUp(uniqueEmail());
     expect(response.status).toBe(303);

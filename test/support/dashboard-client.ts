@@ -45,8 +45,14 @@ export class DashboardClient {
     return this.post(action, { csrf: csrfIn(page.body), ...fields });
   }
 
-  signUp = (email: string, password = 'correct horse battery') =>
-    this.submit('/dashboard/signup', '/dashboard/signup', { email, password });
+  /**
+   * Signs up and then logs in, as a person does: sign-up only answers with the log-in form (it must
+   * not tell a free email from a registered one). A refused sign-up (422, 403) is returned as it is.
+   */
+  async signUp(email: string, password = 'correct horse battery'): Promise<PageResponse> {
+    const signedUp = await this.submit('/dashboard/signup', '/dashboard/signup', { email, password });
+    return signedUp.status === 200 ? this.logIn(email, password) : signedUp;
+  }
 
   logIn = (email: string, password: string) => this.submit('/dashboard/login', '/dashboard/login', { email, password });
 }

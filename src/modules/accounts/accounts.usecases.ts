@@ -23,20 +23,30 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
   const accounts = createAccountsRepository(deps.db);
 
   return {
+    /**
+     * The password is hashed before the email is looked up, so creating an account costs the same
+     * whether or not the email is taken (sign-up relies on it to reveal nothing).
+     */
     async createAccount(rawEmail: string, password?: string) {
       const email = normalizeEmail(rawEmail);
       if (!EMAIL_PATTERN.test(email) || email.length > 254) throw accountsErrors.invalidEmail();
       if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw accountsErrors.weakPassword();
+      const passwordHash = password === undefined ? null : await hashPassword(password);
       if (await accounts.findByEmail(email)) throw accountsErrors.emailTaken(email);
       const now = clock();
-      const row = {
-        id: newId('acct', now, random),
-        email,
-        password_hash: password === undefined ? null : await hashPassword(password),
-        created_at: now.toISOString(),
-      };
-      await accounts.insert(row);
+      const row = { id: newId('acct', now, random), email, password_hash: passwordHash, created_at: now.toISOString() };
+      if (!(await accounts.insert(row))) throw accountsErrors.emailTaken(email);
       return { id: row.id, email, balance: 0, created_at: row.created_at };
+    },
+
+    /** Gives an account a (new) dashboard password; the operator's way in for accounts made without one. */
+    async setPassword(rawEmail: string, password: string) {
+      const email = normalizeEmail(rawEmail);
+      if (password.length < MIN_PASSWORD_LENGTH) throw accountsErrors.weakPassword();
+      const account = await accounts.findByEmail(email);
+      if (!account) throw accountsErrors.notFound(email);
+      await accounts.setPasswordHash(account.id, await hashPassword(password));
+      return account;
     },
 
     /** The account when the password is right; null otherwise (unknown email, no password, wrong password). */
@@ -56,6 +66,8 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
       if (!account) throw accountsErrors.notFound(normalizeEmail(rawEmail));
       return account;
     },
+
+    listAccounts: () => accounts.list(),
   };
 }
 

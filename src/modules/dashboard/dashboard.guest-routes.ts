@@ -27,12 +27,12 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{
     return sendPage(reply, signupPage({ csrfToken: token(request, reply), allowSignup }), allowSignup ? 200 : 403);
   });
 
+  // A free email and a registered one get the same page: the log-in form with one notice (see signUp).
   app.post('/signup', { schema: { body: credentialsBody } }, async (request, reply) => {
     const { email, password } = request.body;
     try {
-      const started = await sessions.signUp({ email, password, previousId: request.cookies[SESSION_COOKIE] });
-      setSessionCookie(reply, started, policy);
-      return reply.redirect('/dashboard/keys', 303);
+      await sessions.signUp({ email, password });
+      return sendPage(reply, loginPage({ csrfToken: token(request, reply), allowSignup, email, signedUp: true }));
     } catch (error) {
       const problem = formProblem(error);
       const page = signupPage({ csrfToken: token(request, reply), allowSignup, email, error: problem.message });

@@ -19,6 +19,12 @@ export const createSessionsRepository = (db: Database) => ({
     await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   },
 
+  /** Returns how many sessions it ended. */
+  async deleteForAccount(accountId: string): Promise<number> {
+    const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   async deleteExpired(now: string): Promise<void> {
     await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   },

@@ -7,6 +7,7 @@ import { sessionsErrors } from './sessions.errors.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { createSessionsRepository } from './sessions.repository.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
+import { isAppError } from '../../shared/errors.ts';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -26,7 +27,6 @@ export interface StartedSession {
   expiresAt: Date;
   maxAgeSeconds: number;
 }
-
 
 /** Constant-time comparison, so a forged form cannot learn the token one character at a time. */
 export function assertSameToken(expected: string | undefined, presented: string | undefined): void {
@@ -77,10 +77,28 @@ export function createSessionsUsecases(deps: {
     /** The double-submit token of the sign-up and log-in forms, before any session exists. */
     newFormToken: () => random(32).toString('base64url'),
 
-    async signUp(input: { email: string; password: string; previousId?: string }): Promise<StartedSession> {
+    /**
+     * Creates the account if the email is free, and answers alike when it is not: no session either
+     * way (the person logs in next), and createAccount hashes the password before it looks the email
+     * up, so the two cases cost the same too. Only a bad email or a short password is refused, and
+     * those say nothing about who is registered.
+     */
+    async signUp(input: { email: string; password: string }): Promise<void> {
       if (!allowSignup) throw accountsErrors.signupDisabled();
-      const account = await accounts.createAccount(input.email, input.password);
-      return start(account.id, input.previousId);
+      try {
+        await accounts.createAccount(input.email, input.password);
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'accounts.email_taken') throw error;
+      }
+    },
+
+    /**
+     * The operator's password reset. It ends every dashboard session of the account: whoever holds
+     * one (perhaps the reason for the reset) must log in with the new password.
+     */
+    async setPassword(email: string, password: string) {
+      const account = await accounts.setPassword(email, password);
+      return { account, endedSessions: await sessions.deleteForAccount(account.id) };
     },
 
     async logIn(input: { email: string; password: string; ip: string; previousId?: string }): Promise<StartedSession> {

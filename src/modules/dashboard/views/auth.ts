@@ -7,10 +7,16 @@ interface AuthForm {
   error?: string;
 }
 
-export function loginPage(form: AuthForm & { allowSignup: boolean; notice?: string }): Html {
+/** The answer to every accepted sign-up: it must read the same whether or not the email was free. */
+const signedUpNotice = (email: string | undefined) =>
+  html`<p class="alert alert-ok" role="status">If ${email} was free, its account is ready: log in with the password
+you just chose. If it was already registered, log in with its password, or ask the operator to set a new one
+(<code>subpilot accounts set-password</code>).</p>`;
+
+export function loginPage(form: AuthForm & { allowSignup: boolean; signedUp?: boolean }): Html {
   return page({
     title: 'Log in',
-    body: html`${errorBox(form.error)}
+    body: html`${errorBox(form.error)}${form.signedUp ? signedUpNotice(form.email) : null}
 <form method="post" action="/dashboard/login" class="card narrow">
   ${csrfField(form.csrfToken)}
   <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required></label>

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
+import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
+import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
+import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
+import type { Config } from '../shared/config/config.ts';
+import { createDatabase } from '../shared/db/database.ts';
+import { migrate } from '../shared/db/migrate.ts';
+
+/**
+ * What a one-shot operator command (`accounts`, `credits`, `keys`) uses: the database and four
+ * usecases. createServices (container.ts) also builds the job queue, Redis and the Reddit budget,
+ * the LLM and Reddit clients and the rate limiters, whose imports alone took most of a 1.6 s command;
+ * none of them is needed to change a row.
+ */
+export async function createCliServices(config: Config) {
+  const db = createDatabase(config.database);
+  await migrate(db);
+  const clock = () => new Date();
+  const random = randomBytes;
+  const accounts = createAccountsUsecases({ db, clock, random });
+  return {
+    accounts,
+    sessions: createSessionsUsecases({
+      db,
+      accounts,
+      clock,
+      random,
+      ttlHours: config.sessionTtlHours,
+      allowSignup: config.allowSignup,
+    }),
+    keys: createKeysUsecases({ db, clock, random }),
+    credits: createCreditsUsecases({ db, clock }),
+    close: () => db.destroy(),
+  };
+}
+
+export type CliServices = Awaited<ReturnType<typeof createCliServices>>;
