@@ -9,6 +9,12 @@ import { scrapePage, scrapesPage } from './views/scrapes.ts';
 
 const PAGE_SIZE = 25;
 const pageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) });
+const scrapeParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const resultsQuery = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 200 })),
+  subreddit: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+});
 
 /** Read-only pages of what the account's keys did: credits spent and scrapes run. Behind requireSession. */
 export const activityRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases; scrape: ScrapeUsecases }> = async (
@@ -28,7 +34,11 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecase
     return sendPage(reply, scrapesPage({ viewer: viewerOf(request)!, scrapes, firstPage: !cursor }));
   });
 
-  app.get('/scrapes/:id', { schema: { params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } }, async (request, reply) =>
-    sendPage(reply, scrapePage(viewerOf(request)!, await scrape.get(sessionOf(request).accountId, request.params.id))),
-  );
+  app.get('/scrapes/:id', { schema: { params: scrapeParams, querystring: resultsQuery } }, async (request, reply) => {
+    // An empty select ("any") arrives as an empty string.
+    const { keyword, subreddit, page = 1 } = request.query;
+    const filters = { keyword: keyword || undefined, subreddit: subreddit || undefined };
+    const view = await scrape.resultsPage(sessionOf(request).accountId, request.params.id, { ...filters, page, pageSize: PAGE_SIZE });
+    return sendPage(reply, scrapePage({ viewer: viewerOf(request)!, ...view, filters }));
+  });
 };

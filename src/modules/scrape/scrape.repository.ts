@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../../shared/db/database.ts';
+import { isSqlite, type Tables } from '../../shared/db/database.ts';
 import type { ScrapeRow } from './scrape.tables.ts';
 
 export const createScrapesRepository = (db: Kysely<Tables>) => ({
@@ -44,10 +44,14 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
   findForAccount: (accountId: string, id: string) =>
     db.selectFrom('scrapes').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
 
+  /** A page of the account's scrapes without their results, only how many there are. */
   async page(accountId: string, limit: number, beforeId?: string) {
+    // The results are JSON text: PostgreSQL needs the cast, SQLite reads text as JSON already.
+    const resultsJson = isSqlite(db) ? sql`results` : sql`results::json`;
     let query = db
       .selectFrom('scrapes')
       .select(['id', 'status', 'request', 'unavailable', 'skipped', 'charged', 'error', 'webhook_url', 'created_at', 'completed_at'])
+      .select(sql<number>`coalesce(json_array_length(${resultsJson}), 0)`.as('result_count'))
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
       .limit(limit + 1);

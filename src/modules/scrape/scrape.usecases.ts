@@ -16,6 +16,15 @@ import { toScrapeView } from './scrape.view.ts';
 import { BLOCKED_ERROR_PREFIX, SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
 
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * A keyword or subreddit as a results filter names it: without case and without direction controls,
+ * which a select's option cannot isolate (no <bdi> there), so the dashboard offers them without.
+ */
+export const withoutDirectionControls = (text: string) => text.replace(BIDI_CONTROLS, '');
+export const filterText = (text: string) => withoutDirectionControls(text).toLowerCase();
+
 /** How often a waiting request looks at the database, for scrapes run by another process. */
 const WAIT_POLL_MS = 200;
 
@@ -127,15 +136,31 @@ export function createScrapeUsecases(deps: {
       return toScrapeView(row);
     },
 
+    /** The scrape with one page of its results, narrowed to one of its keywords and/or subreddits (see filterText). */
+    async resultsPage(accountId: string, id: string, options: { keyword?: string; subreddit?: string; page: number; pageSize: number }) {
+      const row = await scrapes.findForAccount(accountId, id);
+      if (!row) throw scrapeErrors.notFound();
+      const scrape = toScrapeView(row);
+      const same = (a: string, b?: string) => b === undefined || filterText(a) === filterText(b);
+      const matching = (scrape.results as ScrapeResult[]).filter(
+        (r) => same(r.subreddit, options.subreddit) && (options.keyword === undefined || r.matched_keywords.some((k) => same(k, options.keyword))),
+      );
+      const pages = Math.max(1, Math.ceil(matching.length / options.pageSize));
+      const page = Math.min(Math.max(1, options.page), pages);
+      const start = (page - 1) * options.pageSize;
+      return { scrape, results: matching.slice(start, start + options.pageSize), matching: matching.length, offset: start, page, pages };
+    },
+
     async list(accountId: string, options: { limit: number; cursor?: string }) {
       const before = decodeCursor(options.cursor, /^scr_[0-9a-f]{28}$/);
       const rows = await scrapes.page(accountId, options.limit, before);
       const page = toPage(rows, options.limit, (row) => row.id);
       return {
         ...page,
-        data: page.data.map((row) => {
+        data: page.data.map(({ result_count, ...row }) => {
           const { results: _results, ...view } = toScrapeView({ ...row, results: null } as ScrapeRow);
-          return view;
+          // PostgreSQL's driver may hand an integer back as text.
+          return { ...view, result_count: Number(result_count) };
         }),
       };
     },

@@ -8,4 +8,7 @@ export const webhooksErrors = {
       status: 503,
       message: 'Webhooks are not configured on this server (SECRET_KEY unset): their signing secrets are kept encrypted with it.',
     }),
+  deliveryNotFound: () => new AppError({ code: 'webhooks.delivery_not_found', status: 404, message: 'No such webhook delivery.' }),
+  alreadyDelivered: () =>
+    new AppError({ code: 'webhooks.already_delivered', status: 409, message: 'This delivery already reached its receiver; there is nothing to retry.' }),
 };

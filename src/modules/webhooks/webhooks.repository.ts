@@ -9,10 +9,41 @@ export const createWebhooksRepository = (db: Database) => ({
 
   findDelivery: (id: string) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
 
+  findForAccount: (accountId: string, id: string) =>
+    db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
+
+  /**
+   * Takes a due pending delivery for one attempt, guarded on what the caller read (attempts and due
+   * time), so two jobs for the same delivery never both attempt it; `leaseUntil` holds off others meanwhile.
+   */
+  async claimAttempt(delivery: { id: string; attempts: number; next_attempt_at: string | null }, leaseUntil: string) {
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: leaseUntil })
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', delivery.attempts)
+      .where((w) => (delivery.next_attempt_at === null ? w('next_attempt_at', 'is', null) : w('next_attempt_at', '=', delivery.next_attempt_at)))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  /** A pending or failed delivery of the account becomes due at `now`; false when there is none such. */
+  async makeDue(accountId: string, id: string, now: string) {
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: now })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('status', 'in', ['pending', 'failed'])
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
   async recordAttempt(
     deliveryId: string,
     attempt: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number },
-    outcome: { status: 'pending' | 'delivered' | 'failed'; delivered_at: string | null },
+    outcome: { status: 'pending' | 'delivered' | 'failed'; delivered_at: string | null; next_attempt_at: string | null },
   ) {
     await db.insertInto('webhook_attempts').values({ delivery_id: deliveryId, ...attempt }).execute();
     await db

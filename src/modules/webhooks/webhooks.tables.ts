@@ -2,7 +2,8 @@ import type { Generated } from 'kysely';
 export interface WebhookDeliveriesTable {
   id: string;
   account_id: string;
-  scrape_id: string;
+  /** Null for an event about no scrape (webhook.test). */
+  scrape_id: string | null;
   url: string;
   event_type: string;
   payload: string;
@@ -10,6 +11,8 @@ export interface WebhookDeliveriesTable {
   attempts: number;
   created_at: string;
   delivered_at: string | null;
+  /** When a pending delivery is next attempted; the webhooks module keeps this schedule, not the job queue. */
+  next_attempt_at: string | null;
 }
 
 export interface WebhookAttemptsTable {

@@ -13,6 +13,12 @@ export const WEBHOOK_QUEUE = 'webhook';
 /** With doubling delays from WEBHOOK_RETRY_DELAY_SECONDS (30 s), 12 retries span more than 24 hours. */
 export const WEBHOOK_RETRIES = 12;
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long a claimed attempt holds off other jobs; well over DELIVERY_TIMEOUT_MS. */
+const ATTEMPT_LEASE_SECONDS = 30;
+/** A job may start a little before its time: the queue's clock (PostgreSQL's, for pg-boss) is not this process's. */
+const CLOCK_SLACK_MS = 5_000;
+/** When a job whose worker died runs again: after the lease, so the rerun finds the attempt free to take. */
+const JOB_EXPIRE_SECONDS = 60;
 /** Secrets stored before they were sealed start like this; sealed ones start with the seal's version. */
 const CLEAR_PREFIX = 'whsec_';
 
@@ -30,7 +36,7 @@ export function createWebhooksUsecases(deps: {
   secretKey: Buffer | null;
   resolveHost: HostResolver;
 }) {
-  const { db, jobs, clock, random, policy, secretKey, resolveHost } = deps;
+  const { db, jobs, clock, random, policy, secretKey, resolveHost, retryDelaySeconds } = deps;
   const webhooks = createWebhooksRepository(db);
   const storedSecret = async (accountId: string) => (await webhooks.secretOf(accountId))?.webhook_secret ?? null;
 
@@ -59,6 +65,64 @@ export function createWebhooksUsecases(deps: {
     return open(sealKey, (await storedSecret(accountId))!, accountId);
   }
 
+  /**
+   * The job runs one attempt. Its own retries only cover a worker that died mid-attempt (the job
+   * expires, runs again and finds the lease over); the receiver's failures are retried by deliver.
+   */
+  const queueAttempt = (deliveryId: string, startAfterSeconds: number) =>
+    jobs.send(WEBHOOK_QUEUE, { delivery_id: deliveryId }, {
+      retryLimit: 3,
+      retryDelaySeconds: JOB_EXPIRE_SECONDS,
+      expireSeconds: JOB_EXPIRE_SECONDS,
+      startAfterSeconds,
+    });
+
+  async function enqueue(event: { accountId: string; scrapeId: string | null; url: string; type: string; data: unknown }) {
+    const now = clock();
+    const id = newId('msg', now, random);
+    const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
+    await webhooks.insertDelivery({
+      id,
+      account_id: event.accountId,
+      scrape_id: event.scrapeId,
+      url: event.url,
+      event_type: event.type,
+      payload,
+      status: 'pending',
+      attempts: 0,
+      created_at: now.toISOString(),
+      delivered_at: null,
+      next_attempt_at: null,
+    });
+    await queueAttempt(id, 0);
+    return id;
+  }
+
+  /** POSTs the signed payload; a failure is an outcome to record, not an exception. */
+  async function attempt(delivery: { id: string; account_id: string; url: string; payload: string }, started: Date) {
+    const timestamp = Math.floor(started.getTime() / 1000);
+    try {
+      const signature = signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
+      // Checked again at each attempt (a host name may resolve elsewhere than at submit time), then
+      // connected to exactly the checked addresses; a redirect is an answer, not followed.
+      const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);
+      const statusCode = await postPinned(url, addresses, {
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'subpilot-webhooks/1',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature,
+        },
+        body: delivery.payload,
+      });
+      return { statusCode, error: statusCode < 200 || statusCode >= 300 ? `receiver answered ${statusCode}` : null };
+    } catch (cause) {
+      return { statusCode: null, error: (cause as Error).message ?? 'delivery failed' };
+    }
+  }
+
   return {
     configured: secretKey !== null,
     async assertUrl(url: string) {
@@ -75,67 +139,52 @@ export function createWebhooksUsecases(deps: {
       return rows.length;
     },
 
-    /** Records the event and queues its delivery; the job retries with doubling delays for over a day. */
-    async enqueue(event: { accountId: string; scrapeId: string; url: string; type: string; data: unknown }) {
-      const now = clock();
-      const id = newId('msg', now, random);
-      const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
-      await webhooks.insertDelivery({
-        id,
-        account_id: event.accountId,
-        scrape_id: event.scrapeId,
-        url: event.url,
-        event_type: event.type,
-        payload,
-        status: 'pending',
-        attempts: 0,
-        created_at: now.toISOString(),
-        delivered_at: null,
-      });
-      await jobs.send(WEBHOOK_QUEUE, { delivery_id: id }, {
-        retryLimit: WEBHOOK_RETRIES,
-        retryDelaySeconds: deps.retryDelaySeconds,
-        expireSeconds: 60,
-      });
+    /** Records the event and queues its delivery; failed attempts are retried with doubling delays for over a day. */
+    enqueue,
+
+    /** A signed webhook.test event to `url` (checked like a scrape's webhook_url), delivered and retried like any other. */
+    async sendTest(accountId: string, url: string) {
+      requireKey();
+      await checkDeliverableUrl(url, policy, resolveHost);
+      return enqueue({ accountId, scrapeId: null, url, type: 'webhook.test', data: { message: 'A test event sent from the dashboard.' } });
     },
 
-    /** One delivery attempt (the job handler). Throws on failure so the queue retries later. */
+    /** Makes a failed or waiting delivery due now and queues it; one that failed for good gets one more attempt. */
+    async retryNow(accountId: string, deliveryId: string) {
+      const delivery = await webhooks.findForAccount(accountId, deliveryId);
+      if (!delivery) throw webhooksErrors.deliveryNotFound();
+      if (!(await webhooks.makeDue(accountId, deliveryId, clock().toISOString()))) throw webhooksErrors.alreadyDelivered();
+      await queueAttempt(deliveryId, 0);
+    },
+
+    /**
+     * One delivery attempt (the job handler). A job that is not due (the schedule moved: "retry now",
+     * or another job took it) does nothing. A failed attempt queues the next one itself, before
+     * recording, so a crash between the two cannot leave a pending delivery with no job.
+     */
     async deliver(deliveryId: string): Promise<void> {
       const delivery = await webhooks.findDelivery(deliveryId);
+      const now = clock();
       if (!delivery || delivery.status !== 'pending') return;
-      const started = clock();
-      const timestamp = Math.floor(started.getTime() / 1000);
-      let statusCode: number | null = null;
-      let error: string | null = null;
-      try {
-        const signature = signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
-        // Checked again at each attempt (a host name may resolve elsewhere than at submit time), then
-        // connected to exactly the checked addresses; a redirect is an answer, not followed.
-        const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);
-        statusCode = await postPinned(url, addresses, {
-          timeoutMs: DELIVERY_TIMEOUT_MS,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'subpilot-webhooks/1',
-            'webhook-id': delivery.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signature,
-          },
-          body: delivery.payload,
-        });
-        if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
-      } catch (cause) {
-        error = (cause as Error).message ?? 'delivery failed';
-      }
-      const ok = error === null;
+      const dueBy = new Date(now.getTime() + CLOCK_SLACK_MS).toISOString();
+      if (delivery.next_attempt_at !== null && delivery.next_attempt_at > dueBy) return;
+      const leaseUntil = new Date(now.getTime() + ATTEMPT_LEASE_SECONDS * 1000).toISOString();
+      if (!(await webhooks.claimAttempt(delivery, leaseUntil))) return;
+      const { statusCode, error } = await attempt(delivery, now);
       const lastTry = delivery.attempts + 1 > WEBHOOK_RETRIES;
       const finished = clock();
+      const delaySeconds = retryDelaySeconds * 2 ** delivery.attempts;
+      const retry = error !== null && !lastTry;
+      if (retry) await queueAttempt(delivery.id, delaySeconds);
       await webhooks.recordAttempt(
         delivery.id,
-        { attempted_at: started.toISOString(), status_code: statusCode, error, duration_ms: finished.getTime() - started.getTime() },
-        { status: ok ? 'delivered' : lastTry ? 'failed' : 'pending', delivered_at: ok ? finished.toISOString() : null },
+        { attempted_at: now.toISOString(), status_code: statusCode, error, duration_ms: finished.getTime() - now.getTime() },
+        {
+          status: error === null ? 'delivered' : retry ? 'pending' : 'failed',
+          delivered_at: error === null ? finished.toISOString() : null,
+          next_attempt_at: retry ? new Date(finished.getTime() + delaySeconds * 1000).toISOString() : null,
+        },
       );
-      if (!ok && !lastTry) throw new Error(`webhook delivery failed: ${error}`);
     },
 
     async recentDeliveries(accountId: string, limit = 50) {

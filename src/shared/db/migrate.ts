@@ -8,6 +8,7 @@ import { subredditDirectoryMigration } from './migrations/0005_subreddit_directo
 import { redditBudgetMigration } from './migrations/0006_reddit_budget.ts';
 import { publishRecoveryMigration } from './migrations/0007_publish_recovery.ts';
 import { scrapeSkippedMigration } from './migrations/0008_scrape_skipped.ts';
+import { webhookRetriesMigration } from './migrations/0009_webhook_retries.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_reddit_budget': redditBudgetMigration,
   '0007_publish_recovery': publishRecoveryMigration,
   '0008_scrape_skipped': scrapeSkippedMigration,
+  '0009_webhook_retries': webhookRetriesMigration,
 };
 
 export async function migrate(db: Database): Promise<void> {

@@ -47,6 +47,7 @@ export async function createPgBossJobQueue(url: string, leaseSeconds: number, lo
         retryDelay: options.retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: options.expireSeconds,
+        startAfter: options.startAfterSeconds,
       });
       for (const id of workerIds) boss.notifyWorker(id);
     },

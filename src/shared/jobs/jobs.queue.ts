@@ -5,6 +5,8 @@ export interface JobOptions {
   retryDelaySeconds: number;
   /** An active job whose worker has not finished by then is handed to another worker. */
   expireSeconds: number;
+  /** Not to run before this many seconds from now (a retry schedule its caller keeps itself). */
+  startAfterSeconds?: number;
 }
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;

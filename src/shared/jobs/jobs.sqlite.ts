@@ -97,7 +97,7 @@ export function createSqliteJobQueue(db: Database, clock: () => Date, log: Datab
           retry_limit: options.retryLimit,
           retry_delay_seconds: options.retryDelaySeconds,
           expire_seconds: options.expireSeconds,
-          run_after: clock().toISOString(),
+          run_after: new Date(clock().getTime() + (options.startAfterSeconds ?? 0) * 1000).toISOString(),
         })
         .execute();
       setImmediate(tick);

@@ -1,22 +1,75 @@
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { page, when, type Viewer } from './layout.ts';
+import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 type Deliveries = Awaited<ReturnType<WebhooksUsecases['recentDeliveries']>>;
+type Delivery = Deliveries[number];
 
-function attemptsList(attempts: Deliveries[number]['attempts']): Html {
+export interface WebhooksPage {
+  viewer: Viewer;
+  secret: string | null;
+  deliveries: Deliveries;
+  notice?: string;
+  /** A refused test event, shown beside its form (which `testUrl` refills). */
+  testError?: string;
+  testUrl?: string;
+  /** A refused retry, shown above the deliveries. */
+  error?: string;
+}
+
+function attemptsList(attempts: Delivery['attempts']): Html {
   if (attempts.length === 0) return html`<span class="muted">not yet attempted</span>`;
   return html`<ol class="attempts">${attempts.map(
     (a) => html`<li>${when(a.attempted_at)} — ${a.status_code ?? 'no answer'}${a.error ? html` <span class="muted">(${a.error})</span>` : null}, ${a.duration_ms} ms</li>`,
   )}</ol>`;
 }
 
-export function webhooksPage(view: { viewer: Viewer; secret: string | null; deliveries: Deliveries }): Html {
+/** A pending delivery that was tried is waiting for its next retry; one never tried is about to be. */
+const waiting = (d: Delivery) => d.status === 'pending' && d.attempts.length > 0;
+
+function stateCell(d: Delivery, csrfToken: string): Html {
+  const next = waiting(d) && d.next_attempt_at ? html`<br><span class="muted">next retry ${when(d.next_attempt_at)}</span>` : null;
+  const retry =
+    d.status === 'failed' || waiting(d)
+      ? html`<form method="post" action="/dashboard/webhooks/deliveries/${d.id}/retry" class="inline">
+      ${csrfField(csrfToken)}<button type="submit" class="link">Retry now</button></form>`
+      : null;
+  return html`${d.status}${next}${retry}`;
+}
+
+function testForm(view: WebhooksPage): Html {
+  return html`<section class="card" aria-labelledby="test-event">
+  <h2 id="test-event">Send a test event</h2>
+  <p>Queues a signed <code>webhook.test</code> event to the URL, delivered and retried like a scrape's; it appears below.</p>
+  ${errorBox(view.testError)}
+  <form method="post" action="/dashboard/webhooks/test" class="inline">
+    ${csrfField(view.viewer.csrfToken)}
+    <label>Webhook URL <input type="url" name="webhook_url" value="${view.testUrl ?? ''}" placeholder="https://" maxlength="2000" required></label>
+    <button type="submit">Send test event</button>
+  </form>
+</section>`;
+}
+
+function deliveriesTable(view: WebhooksPage): Html {
+  if (view.deliveries.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
+  return html`<div class="table-scroll"><table>
+  <thead><tr><th>Created</th><th>Event</th><th>URL</th><th>State</th><th>Attempts</th></tr></thead>
+  <tbody>${view.deliveries.map(
+    (d) => html`<tr>
+    <td>${when(d.created_at)}</td>
+    <td>${d.event_type}${d.scrape_id ? html`<br><a href="/dashboard/scrapes/${d.scrape_id}">Its scrape</a>` : null}</td>
+    <td class="url"><code class="wrap-anywhere">${d.url}</code></td><td>${stateCell(d, view.viewer.csrfToken)}</td><td>${attemptsList(d.attempts)}</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
+export function webhooksPage(view: WebhooksPage): Html {
   return page({
     title: 'Webhooks',
     viewer: view.viewer,
     section: 'webhooks',
-    body: html`<section aria-labelledby="secret">
+    body: html`${noticeBox(view.notice)}<section aria-labelledby="secret">
   <h2 id="secret">Signing secret</h2>
   <p>Scrapes sent with a <code>webhook_url</code> are POSTed there when they complete or fail, signed per
   <a href="https://www.standardwebhooks.com/" rel="noopener noreferrer">Standard Webhooks</a>
@@ -30,22 +83,11 @@ export function webhooksPage(view: { viewer: Viewer; secret: string | null; deli
   }
   <p class="muted">Failed deliveries are retried with doubling delays for more than 24 hours.</p>
 </section>
+${view.secret === null ? null : testForm(view)}
 <section aria-labelledby="deliveries">
   <h2 id="deliveries">Recent deliveries</h2>
-  ${
-    view.deliveries.length === 0
-      ? html`<p class="muted">No deliveries yet.</p>`
-      : html`<table>
-  <thead><tr><th>Created</th><th>Event</th><th>Scrape</th><th>URL</th><th>State</th><th>Attempts</th></tr></thead>
-  <tbody>${view.deliveries.map(
-    (d) => html`<tr>
-    <td>${when(d.created_at)}</td><td>${d.event_type}</td>
-    <td><a href="/dashboard/scrapes/${d.scrape_id}">${d.scrape_id}</a></td>
-    <td><code>${d.url}</code></td><td>${d.status}</td><td>${attemptsList(d.attempts)}</td>
-  </tr>`,
-  )}</tbody>
-</table>`
-  }
+  ${errorBox(view.error)}
+  ${deliveriesTable(view)}
 </section>`,
   });
 }
