@@ -134,6 +134,8 @@ export async function buildServer(
     credits: services.credits,
     scrape: services.scrape,
     webhooks: services.webhooks,
+    generate: services.generate,
+    publish: services.publish,
     connections: services.connections,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,

@@ -3,8 +3,9 @@
  * refresh-token grants, `GET /api/v1/me`, `POST /api/comment` and `POST /api/submit`, the user's own
  * listings `GET /user/{name}/comments` and `/user/{name}/submitted` (newest first, `limit`, `after`), with Reddit's
  * answer shapes: `{"json": {"errors": [[CODE, message, field]]}}` on 200 for refusals, 401 for a
- * bad token, 403 for a forbidden place. `/api/v1/authorize` is only a URL: `approve()` stands in for
- * the person clicking "Allow" and returns the code Reddit would append to the redirect.
+ * bad token, 403 for a forbidden place. `GET /api/v1/authorize` answers a bare page titled "Authorize application"
+ * (for browser tests); `approve()` stands in for the person clicking "Allow" and returns the code Reddit would
+ * append to the redirect.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -147,9 +148,11 @@ export function createFakeRedditUser(options: { basicAuth: string; subredditExis
   }
 
   const LISTING = /^\/user\/([^/]+)\/(comments|submitted)$/;
-  const handles = (path: string) => path === '/api/v1/me' || path === '/api/comment' || path === '/api/submit' || LISTING.test(path);
+  const handles = (path: string) => path === '/api/v1/authorize' || path === '/api/v1/me' || path === '/api/comment' || path === '/api/submit' || LISTING.test(path);
 
   function handle(req: IncomingMessage, res: ServerResponse, path: string, body: string) {
+    // The page a browser lands on; the test's approve() stands in for its "Allow" button.
+    if (path === '/api/v1/authorize') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Authorize application</title><h1>Authorize application</h1>');
     const [scheme, token] = (req.headers.authorization ?? '').split(' ');
     const username = scheme?.toLowerCase() === 'bearer' && token ? accessTokens.get(token) : undefined;
     if (!username) return send(res, 401, { message: 'Unauthorized', error: 401 }, { 'www-authenticate': 'Bearer realm="reddit"' });

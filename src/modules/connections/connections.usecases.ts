@@ -82,6 +82,9 @@ export function createConnectionsUsecases(deps: {
   return {
     status: () => ({ configured: Boolean(redditUser && secretKey), missing }),
 
+    /** Where start() sends the person: a page that starts the flow must be allowed to lead there (CSP form-action). */
+    authorizeOrigin: (): string | null => (redditUser ? new URL(redditUser.authorizeUrl('')).origin : null),
+
     async get(accountId: string) {
       const row = await connections.find(accountId);
       return row ? { username: row.username, scope: row.scope, connected_at: row.created_at, updated_at: row.updated_at } : null;

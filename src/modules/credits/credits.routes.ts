@@ -13,7 +13,8 @@ const ledgerEntrySchema = Type.Object({
   scrape_id: Type.Union([Type.String(), Type.Null()]),
   generation_id: Type.Union([Type.String(), Type.Null()]),
   publication_id: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
+  description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
   created_at: Type.String({ format: 'date-time' }),
 });
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Tables } from '../../shared/db/database.ts';
 import { transaction } from '../../shared/db/database.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
+import { describeLedgerEntry } from './credits.describe.ts';
 import { creditsErrors } from './credits.errors.ts';
 import { createCreditsRepository, type LedgerChange } from './credits.repository.ts';
 
@@ -89,6 +90,7 @@ export function createCreditsUsecases(deps: { db: Database; clock: () => Date })
           generation_id: row.generation_id,
           publication_id: row.publication_id,
           reason: row.reason,
+          description: describeLedgerEntry(row),
           created_at: row.created_at,
         })),
       };

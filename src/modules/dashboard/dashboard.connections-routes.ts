@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { isAppError } from '../../shared/errors.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
+import { contentSecurityPolicy } from './dashboard.csp.ts';
 import { sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
 import { connectionsPage } from './views/connections.ts';
@@ -17,15 +18,18 @@ const callbackQuery = Type.Object({
 
 /** The Connections page and Reddit's authorization-code flow. Runs behind requireSession and the CSRF check. */
 export const connectionsRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsUsecases }> = async (app, { connections }) => {
-  const render = async (request: FastifyRequest, extras: { notice?: string; error?: string }) => {
+  const render = async (request: FastifyRequest, reply: FastifyReply, extras: { notice?: string; error?: string }) => {
     const { configured, missing } = connections.status();
     const reddit = await connections.get(sessionOf(request).accountId);
+    // The "Connect Reddit" form is answered by a redirect to Reddit: only the page that shows it may lead there.
+    const authorizeOrigin = connections.authorizeOrigin();
+    if (configured && !reddit && authorizeOrigin) reply.header('content-security-policy', contentSecurityPolicy([authorizeOrigin]));
     return connectionsPage({ viewer: viewerOf(request)!, configured, missing, reddit, ...extras });
   };
 
   app.get('/connections', { schema: { querystring: pageQuery } }, async (request, reply) => {
     const notice = request.query.connected ? 'Reddit is connected.' : request.query.disconnected ? 'Reddit was disconnected.' : undefined;
-    return sendPage(reply, await render(request, { notice }));
+    return sendPage(reply, await render(request, reply, { notice }));
   });
 
   // A POST with the session's CSRF token, so another site cannot start a connection in someone's name.
@@ -40,7 +44,7 @@ export const connectionsRoutes: FastifyPluginAsyncTypebox<{ connections: Connect
       await connections.complete(session.accountId, session.idHash, request.query);
     } catch (error) {
       if (!isAppError(error) || error.status >= 500) throw error;
-      return sendPage(reply, await render(request, { error: error.message }), error.status);
+      return sendPage(reply, await render(request, reply, { error: error.message }), error.status);
     }
     return reply.redirect('/dashboard/connections?connected=1', 303);
   });

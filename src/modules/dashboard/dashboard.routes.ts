@@ -10,10 +10,14 @@ import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
+import type { GenerateUsecases } from '../generate/generate.usecases.ts';
+import type { PublishUsecases } from '../publish/publish.usecases.ts';
+import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
 import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
+import { contentSecurityPolicy } from './dashboard.csp.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
 import { sendPage } from './dashboard.reply.ts';
@@ -26,6 +30,8 @@ export interface DashboardOptions {
   credits: CreditsUsecases;
   scrape: ScrapeUsecases;
   webhooks: WebhooksUsecases;
+  generate: GenerateUsecases;
+  publish: PublishUsecases;
   /** The Connections page (Reddit identity for publishing); absent: no such page. */
   connections?: ConnectionsUsecases;
   allowSignup: boolean;
@@ -33,8 +39,6 @@ export interface DashboardOptions {
 }
 
 const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
@@ -57,6 +61,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(SECURITY_HEADERS);
+    // A page whose form leads to another site has set its own (see dashboard.connections-routes.ts).
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', contentSecurityPolicy());
     // Pages can hold a fresh token or account data; assets set their own caching.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
@@ -79,6 +85,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     member.addHook('preValidation', checkSessionCsrf);
     await member.register(keysRoutes, { keys: options.keys, sessions: options.sessions, publicUrl: options.publicUrl, policy });
     await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape });
+    await member.register(publishingRoutes, { generate: options.generate, publish: options.publish });
     await member.register(webhooksRoutes, { webhooks: options.webhooks });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
   });

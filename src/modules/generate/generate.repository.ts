@@ -26,6 +26,13 @@ export const createGenerationsRepository = (db: Kysely<Tables>) => ({
   findForAccount: (accountId: string, id: string) =>
     db.selectFrom('generations').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
 
+  /** The account's generations, newest first: `limit` + 1 rows, the extra one saying whether more follow. */
+  async page(accountId: string, limit: number, beforeId?: string) {
+    let query = db.selectFrom('generations').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit + 1);
+    if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+    return query.execute();
+  },
+
   findAbandoned: (now: string) =>
     db.selectFrom('generations').selectAll().where('status', '=', 'running').where('lease_expires_at', '<', now).execute(),
 });

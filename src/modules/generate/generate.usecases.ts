@@ -1,6 +1,7 @@
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
 import { newId } from '../../shared/crypto/ids.ts';
+import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { generationLeaseMs } from '../../shared/jobs/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
@@ -162,6 +163,21 @@ export function createGenerateUsecases(deps: {
       const row = await generations.findForAccount(accountId, id);
       if (!row) throw generateErrors.notFound();
       return toGenerationView(row);
+    },
+
+    /** The account's drafts, newest first (the dashboard's Drafts page). */
+    async list(accountId: string, options: { limit: number; cursor?: string }) {
+      const rows = await generations.page(accountId, options.limit, decodeCursor(options.cursor, /^gen_[0-9a-f]{28}$/));
+      const page = toPage(rows, options.limit, (row) => row.id);
+      return { ...page, data: page.data.map((row) => toGenerationView(row)) };
+    },
+
+    /** One draft with the instructions it was written from (the dashboard's draft page; the API does not echo them). */
+    async show(accountId: string, id: string) {
+      const row = await generations.findForAccount(accountId, id);
+      if (!row) throw generateErrors.notFound();
+      const request = JSON.parse(row.request) as GenerateBody;
+      return { ...toGenerationView(row), instructions: request.instructions, tone: request.tone ?? null };
     },
 
     /** Refunds generations whose process died mid-call (lease expired). Returns how many were settled. */

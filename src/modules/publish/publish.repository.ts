@@ -78,6 +78,13 @@ export function createPublicationsRepository(db: Kysely<Tables>) {
     findForAccount: (accountId: string, id: string) =>
       db.selectFrom('publications').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
 
+    /** The account's publications, newest first: `limit` + 1 rows, the extra one saying whether more follow. */
+    async page(accountId: string, limit: number, beforeId?: string) {
+      let query = db.selectFrom('publications').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit + 1);
+      if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+      return query.execute();
+    },
+
     /** `running` past its lease (its process died), or `unknown` and due for a check with Reddit. */
     findAbandoned: (now: string) =>
       db

@@ -1,6 +1,7 @@
 import { isAppError } from '../../shared/errors.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
+import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { publicationLeaseMs } from '../../shared/jobs/leases.ts';
 import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { RedditTimeoutError, type PublishOutcome, type RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
@@ -29,6 +30,16 @@ export function toPublicationView(row: PublicationRow, balance?: number) {
     created_at: row.created_at,
   };
 }
+
+/** The API's view plus the text and its destination, which the API's answer leaves out (the caller sent them). */
+const toPublicationDetail = (row: PublicationRow) => ({
+  ...toPublicationView(row),
+  target: row.target,
+  title: row.title,
+  body: row.body,
+  author: row.author,
+  completed_at: row.completed_at,
+});
 
 type Failure = Error & { freeKey?: boolean };
 
@@ -193,6 +204,19 @@ export function createPublishUsecases(deps: {
       const row = await publications.findForAccount(accountId, id);
       if (!row) throw publishErrors.notFound();
       return toPublicationView(row);
+    },
+
+    /** The account's publications, newest first, with where they went and what they said (the dashboard's pages). */
+    async list(accountId: string, options: { limit: number; cursor?: string }) {
+      const rows = await publications.page(accountId, options.limit, decodeCursor(options.cursor, /^pub_[0-9a-f]{28}$/));
+      const page = toPage(rows, options.limit, (row) => row.id);
+      return { ...page, data: page.data.map(toPublicationDetail) };
+    },
+
+    async show(accountId: string, id: string) {
+      const row = await publications.findForAccount(accountId, id);
+      if (!row) throw publishErrors.notFound();
+      return toPublicationDetail(row);
     },
 
     /** Publications whose answer from Reddit was lost: charged or refunded by what Reddit shows (publish.recovery.ts). */

@@ -6,24 +6,39 @@ type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
 
 const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
 
+type Entry = Usage['data'][number];
+
+/** The page of what the entry paid for (or refunded); a grant pays for nothing. */
+function pageOf(entry: Entry): string | null {
+  if (entry.scrape_id) return `/dashboard/scrapes/${entry.scrape_id}`;
+  if (entry.generation_id) return `/dashboard/drafts/${entry.generation_id}`;
+  if (entry.publication_id) return `/dashboard/publications/${entry.publication_id}`;
+  return null;
+}
+
+/** Isolated: it can quote a subreddit or Reddit's own words, which may carry bidirectional controls. */
+function described(entry: Entry): Html {
+  const href = pageOf(entry);
+  return href ? html`<a href="${href}"><bdi>${entry.description}</bdi></a>` : html`<bdi>${entry.description}</bdi>`;
+}
+
 function ledgerTable(usage: Usage): Html {
   if (usage.data.length === 0) return html`<p class="muted">No credit movements yet.</p>`;
-  return html`<table>
-  <thead><tr><th>When</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th><th>Scrape</th><th>Note</th></tr></thead>
+  return html`<div class="table-scroll"><table>
+  <thead><tr><th>When</th><th>For</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th></tr></thead>
   <tbody>
   ${usage.data.map(
     (entry) => html`<tr>
     <td>${when(entry.created_at)}</td>
+    <td>${described(entry)}</td>
     <td>${entry.type}</td>
     <td class="num ${entry.amount < 0 ? 'minus' : 'plus'}">${signed(entry.amount)}</td>
     <td class="num">${entry.balance_after}</td>
     <td>${entry.key ? html`${entry.key.name} <code>${entry.key.prefix}…</code>` : html`<span class="muted">—</span>`}</td>
-    <td>${entry.scrape_id ? html`<a href="/dashboard/scrapes/${entry.scrape_id}">${entry.scrape_id}</a>` : null}</td>
-    <td>${entry.reason}</td>
   </tr>`,
   )}
   </tbody>
-</table>`;
+</table></div>`;
 }
 
 export function creditsPage(view: { viewer: Viewer; balance: number; usage: Usage; firstPage: boolean }): Html {

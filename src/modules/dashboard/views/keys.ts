@@ -30,7 +30,7 @@ function createdBlock(created: { name: string; token: string }): Html {
 
 function keysTable(keys: KeyRow[]): Html {
   if (keys.length === 0) return html`<p class="muted">No keys yet. Create one above for each tool that calls the API.</p>`;
-  return html`<table>
+  return html`<div class="table-scroll"><table>
   <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>State</th><th></th></tr></thead>
   <tbody>
   ${keys.map(
@@ -44,14 +44,15 @@ function keysTable(keys: KeyRow[]): Html {
   </tr>`,
   )}
   </tbody>
-</table>`;
+</table></div>`;
 }
 
 function gettingStarted(apiBase: string): Html {
   return html`<section class="card" aria-labelledby="getting-started">
   <h2 id="getting-started">Getting started</h2>
   <p>Put the key in an environment variable, then send it in the <code>Authorization</code> header:</p>
-  <pre><code>export SUBPILOT_API_KEY="ak_live_…"   # your key, never committed
+  <pre><code># your key, never committed
+export SUBPILOT_API_KEY="ak_live_…"
 
 curl -X POST ${apiBase}/api/v1/scrape \\
   -H "Authorization: Bearer $SUBPILOT_API_KEY" \\

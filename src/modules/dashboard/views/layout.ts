@@ -5,12 +5,14 @@ export interface Viewer {
   csrfToken: string;
 }
 
-type Section = 'keys' | 'credits' | 'scrapes' | 'webhooks' | 'connections';
+type Section = 'keys' | 'credits' | 'scrapes' | 'drafts' | 'publications' | 'webhooks' | 'connections';
 
 const NAV: [Section, string, string][] = [
   ['keys', 'API keys', '/dashboard/keys'],
   ['credits', 'Credits', '/dashboard/credits'],
   ['scrapes', 'Scrapes', '/dashboard/scrapes'],
+  ['drafts', 'Drafts', '/dashboard/drafts'],
+  ['publications', 'Publications', '/dashboard/publications'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['connections', 'Connections', '/dashboard/connections'],
 ];
@@ -27,8 +29,9 @@ export const errorBox = (message: string | undefined) =>
 export const noticeBox = (message: string | undefined) =>
   message ? html`<p class="alert alert-ok" role="status">${message}</p>` : null;
 
-export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html }): Html {
-  const { title, viewer, section, body } = options;
+/** `refreshSeconds` reloads the page that often (a meta refresh: no script, so the CSP allows it). */
+export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html; refreshSeconds?: number }): Html {
+  const { title, viewer, section, body, refreshSeconds } = options;
   const nav = viewer
     ? html`<nav aria-label="Dashboard">
         ${NAV.map(([id, label, href]) =>
@@ -36,7 +39,7 @@ export function page(options: { title: string; viewer?: Viewer | null; section?:
         )}
       </nav>
       <form class="logout" method="post" action="/dashboard/logout">
-        ${csrfField(viewer.csrfToken)}<span class="muted">${viewer.email}</span> <button type="submit" class="link">Log out</button>
+        ${csrfField(viewer.csrfToken)}<span class="muted email" title="${viewer.email}">${viewer.email}</span> <button type="submit" class="link">Log out</button>
       </form>`
     : null;
   return html`<!doctype html>
@@ -45,7 +48,7 @@ export function page(options: { title: string; viewer?: Viewer | null; section?:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">\n` : null}<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>
 <body>

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { describeLedgerEntry, type LedgerFacts } from './credits.describe.ts';
+
+const none: LedgerFacts = {
+  kind: 'charge',
+  reason: null,
+  scrape_id: null,
+  generation_id: null,
+  publication_id: null,
+  scrape_request: null,
+  scrape_unavailable: null,
+  scrape_posts: null,
+  generation_type: null,
+  generation_subreddit: null,
+  generation_error: null,
+  publication_kind: null,
+  publication_target: null,
+  publication_error: null,
+};
+const publication = { publication_id: 'pub_1', publication_kind: 'post' as const, publication_target: 'r/node' };
+
+describe('a ledger entry described in one line', () => {
+  it('a refund drops the note the refused caller was given, whichever words it used', () => {
+    for (const reason of [
+      'Reddit says this Reddit account is posting too fast (slow down); nothing was charged.',
+      'Reddit could not be asked whether it went out (timeout), 3 times; the charge was refunded',
+    ]) {
+      const text = describeLedgerEntry({ ...none, ...publication, kind: 'refund', reason });
+      expect(text).toMatch(/^Refund for the publication of a post to r\/node: (Reddit says|Reddit could not be asked)/);
+      expect(text).not.toMatch(/charged|refunded|\.$/);
+    }
+  });
+
+  it('a refund without a reason of its own takes the error of what it refunds', () => {
+    const facts = { ...none, kind: 'refund' as const, generation_id: 'gen_1', generation_type: 'reply' as const, generation_subreddit: 'r/a' };
+    expect(describeLedgerEntry({ ...facts, generation_error: 'the language model timed out' })).toBe(
+      'Refund for the draft of a reply in r/a: the language model timed out',
+    );
+  });
+
+  it('a grant names its reason, but not the CLI\'s default one twice', () => {
+    expect(describeLedgerEntry({ ...none, kind: 'grant', reason: 'welcome' })).toBe('Operator grant: welcome');
+    expect(describeLedgerEntry({ ...none, kind: 'grant', reason: 'operator grant' })).toBe('Operator grant');
+  });
+
+  it('a scrape charge counts its posts, from a count PostgreSQL may send as text', () => {
+    const scrape = { ...none, scrape_id: 'scr_1', scrape_request: JSON.stringify({ subreddits: ['r/a'] }), scrape_unavailable: '[]' };
+    expect(describeLedgerEntry({ ...scrape, scrape_posts: '12' })).toBe('Scrape of r/a: 12 posts');
+    expect(describeLedgerEntry({ ...scrape, scrape_posts: 1 })).toBe('Scrape of r/a: 1 post');
+  });
+});

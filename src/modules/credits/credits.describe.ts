@@ -1,0 +1,79 @@
+/**
+ * One line saying what a ledger row was for, composed when it is read from the row and the record it
+ * references (a scrape, a draft, a publication), so rows written before descriptions existed get one too.
+ */
+export interface LedgerFacts {
+  kind: 'grant' | 'charge' | 'refund';
+  reason: string | null;
+  scrape_id: string | null;
+  generation_id: string | null;
+  publication_id: string | null;
+  scrape_request: string | null;
+  scrape_unavailable: string | null;
+  scrape_posts: number | string | null;
+  generation_type: 'reply' | 'post' | null;
+  generation_subreddit: string | null;
+  generation_error: string | null;
+  publication_kind: 'comment' | 'post' | null;
+  publication_target: string | null;
+  publication_error: string | null;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The cause of a refund without the note meant for the API caller who was refused ("nothing was charged",
+ * "the charge was refunded"): next to the charge it reverses, that note would contradict the ledger.
+ */
+const causeOf = (text: string) =>
+  text
+    .replace(/[;,]?\s*(nothing was charged|no credits were charged|the charge was refunded( in full)?)\b.*$/is, '')
+    .replace(/\.$/, '')
+    .trim();
+
+function scrapeSubject(facts: LedgerFacts): string {
+  const request = facts.scrape_request ? (JSON.parse(facts.scrape_request) as { subreddits?: string[] }) : null;
+  return request?.subreddits?.length ? `scrape of ${request.subreddits.join(', ')}` : `scrape ${facts.scrape_id}`;
+}
+
+function scrapeCharge(facts: LedgerFacts): string {
+  const posts = facts.scrape_posts === null ? null : Number(facts.scrape_posts);
+  const unavailable = facts.scrape_unavailable ? (JSON.parse(facts.scrape_unavailable) as { subreddit: string; reason: string }[]) : [];
+  const skipped = unavailable.map((u) => `${u.subreddit} unavailable (${u.reason}), not charged`);
+  return [capitalized(scrapeSubject(facts)) + (posts === null ? '' : `: ${plural(posts, 'post', 'posts')}`), ...skipped].join('; ');
+}
+
+function subjectOf(facts: LedgerFacts): { subject: string; error: string | null } | null {
+  if (facts.scrape_id) return { subject: scrapeSubject(facts), error: null };
+  if (facts.generation_id) {
+    const where = facts.generation_subreddit ?? 'a subreddit';
+    const subject = facts.generation_type === 'post' ? `draft of a post for ${where}` : `draft of a reply in ${where}`;
+    return { subject: facts.generation_type ? subject : `draft ${facts.generation_id}`, error: facts.generation_error };
+  }
+  if (facts.publication_id) {
+    const target = facts.publication_target;
+    const subject = !target
+      ? `publication ${facts.publication_id}`
+      : facts.publication_kind === 'post'
+        ? `publication of a post to ${target}`
+        : `publication of a comment on ${target}`;
+    return { subject, error: facts.publication_error };
+  }
+  return null;
+}
+
+export function describeLedgerEntry(facts: LedgerFacts): string {
+  if (facts.kind === 'grant') {
+    const reason = facts.reason?.trim();
+    return reason && reason.toLowerCase() !== 'operator grant' ? `Operator grant: ${reason}` : 'Operator grant';
+  }
+  const about = subjectOf(facts);
+  if (facts.kind === 'charge') {
+    if (facts.scrape_id) return scrapeCharge(facts);
+    return about ? capitalized(about.subject) : (facts.reason ?? 'Charge');
+  }
+  const cause = facts.reason ?? about?.error;
+  const subject = about ? `Refund for the ${about.subject}` : 'Refund';
+  return cause && causeOf(cause) ? `${subject}: ${causeOf(cause)}` : subject;
+}
