@@ -4,7 +4,8 @@ import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
-import { createDatabase } from '../shared/db/database.ts';
+import type { RandomBytes } from '../shared/crypto/random.ts';
+import { createDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 
 /**
@@ -13,26 +14,22 @@ import { migrate } from '../shared/db/migrate.ts';
  * the LLM and Reddit clients and the rate limiters, whose imports alone took most of a 1.6 s command;
  * none of them is needed to change a row.
  */
-export async function createCliServices(config: Config) {
-  const db = createDatabase(config.database);
-  await migrate(db);
-  const clock = () => new Date();
-  const random = randomBytes;
+/** The usecases every process has, built one way for the service (container.ts) and for the CLI. */
+export function createCoreUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes; config: Config }) {
+  const { db, clock, random, config } = deps;
   const accounts = createAccountsUsecases({ db, clock, random });
   return {
     accounts,
-    sessions: createSessionsUsecases({
-      db,
-      accounts,
-      clock,
-      random,
-      ttlHours: config.sessionTtlHours,
-      allowSignup: config.allowSignup,
-    }),
+    sessions: createSessionsUsecases({ db, accounts, clock, random, ttlHours: config.sessionTtlHours, allowSignup: config.allowSignup }),
     keys: createKeysUsecases({ db, clock, random }),
     credits: createCreditsUsecases({ db, clock }),
-    close: () => db.destroy(),
   };
+}
+
+export async function createCliServices(config: Config) {
+  const db = createDatabase(config.database);
+  await migrate(db);
+  return { ...createCoreUsecases({ db, clock: () => new Date(), random: randomBytes, config }), close: () => db.destroy() };
 }
 
 export type CliServices = Awaited<ReturnType<typeof createCliServices>>;

@@ -8,10 +8,7 @@ import { createRedditUserClient, type RedditUserClient } from '../integrations/r
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
-import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
-import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
-import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
@@ -21,7 +18,6 @@ import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/
 import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
 import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failures.ts';
 import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
-import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
 import { createDatabase, type Database } from '../shared/db/database.ts';
@@ -29,6 +25,7 @@ import { describeDatabaseError } from '../shared/db/database.pool.ts';
 import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';
+import { createCoreUsecases } from './cli-services.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
 const RECOVERY_INTERVAL_MS = 30_000;
@@ -73,7 +70,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       ? overrides.reddit
       : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
 
-  const accounts = createAccountsUsecases({ db, clock, random });
+  const core = createCoreUsecases({ db, clock, random, config });
   const { generate, publish, connections } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
   const jobs =
     overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));
@@ -136,17 +133,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     config,
     db,
     log,
-    accounts,
-    sessions: createSessionsUsecases({
-      db,
-      accounts,
-      clock,
-      random,
-      ttlHours: config.sessionTtlHours,
-      allowSignup: config.allowSignup,
-    }),
-    keys: createKeysUsecases({ db, clock, random }),
-    credits: createCreditsUsecases({ db, clock }),
+    ...core,
     scrape: createScrapeUsecases({
       db,
       redditConfigured: reddit !== null,

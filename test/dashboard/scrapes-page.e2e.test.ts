@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 
@@ -43,17 +43,7 @@ describe.skipIf(!hasChromium).each(engines)('the dashboard Scrapes page in Chrom
     scrapeId = scrape.id;
 
     browser = await launchChromium();
-    for (const { width, height } of WIDTHS) {
-      const context = await browser.newContext({ viewport: { width, height } });
-      const page = await context.newPage();
-      await page.goto(`${app.url}/dashboard/login`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL(`${app.url}/dashboard/keys`);
-      await page.close();
-      contexts.set(width, context);
-    }
+    for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

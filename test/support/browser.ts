@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { describe, it } from 'vitest';
 
 /** Debian's Chromium, never a downloaded browser (the machine's network reaches only npm and Debian). */
@@ -39,4 +39,21 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** One logged-in browser context per width in WIDTHS, keyed by width (log-in through the real form). */
+export async function loggedInContexts(browser: Browser, appUrl: string, email: string, password: string): Promise<Map<number, BrowserContext>> {
+  const contexts = new Map<number, BrowserContext>();
+  for (const { width, height } of WIDTHS) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    await page.goto(`${appUrl}/dashboard/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${appUrl}/dashboard/keys`);
+    await page.close();
+    contexts.set(width, context);
+  }
+  return contexts;
 }
