@@ -23,7 +23,8 @@ const migrations: Record<string, Migration> = {
   '0009_webhook_retries': webhookRetriesMigration,
 };
 
-export async function migrate(db: Database): Promise<void> {
+/** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
+export async function migrate(db: Database, upTo?: string): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema; pin them to ours, or a database
   // shared by several schemas (one per test file, or per tenant) mistakes another's for its own.
   const schema = isSqlite(db)
@@ -34,6 +35,6 @@ export async function migrate(db: Database): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: schema,
   });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) throw error;
 }
