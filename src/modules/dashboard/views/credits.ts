@@ -1,6 +1,6 @@
 import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { page, when, type Viewer } from './layout.ts';
+import { cursorPager, page, when, type Viewer } from './layout.ts';
 
 type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
 
@@ -51,10 +51,7 @@ export function creditsPage(view: { viewer: Viewer; balance: number; usage: Usag
 <section aria-labelledby="usage">
   <h2 id="usage">Usage, newest first</h2>
   ${ledgerTable(usage)}
-  <nav class="pager" aria-label="Pages">
-    ${view.firstPage ? null : html`<a href="/dashboard/credits">Newest</a>`}
-    ${usage.next_cursor ? html`<a href="/dashboard/credits?cursor=${usage.next_cursor}">Older entries →</a>` : null}
-  </nav>
+  ${cursorPager('/dashboard/credits', view.firstPage, usage.next_cursor, 'Older entries →')}
 </section>`,
   });
 }

@@ -1,7 +1,7 @@
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { page, when, type Viewer } from './layout.ts';
-import { badge, pager, snippet, textBlock } from './written.ts';
+import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
+import { snippet, textBlock } from './written.ts';
 
 type DraftList = Awaited<ReturnType<GenerateUsecases['list']>>;
 type Draft = Awaited<ReturnType<GenerateUsecases['show']>>;
@@ -29,7 +29,7 @@ export function draftsPage(view: { viewer: Viewer; drafts: DraftList; firstPage:
     title: 'Drafts',
     viewer: view.viewer,
     section: 'drafts',
-    body: html`${table}${pager('/dashboard/drafts', view.firstPage, drafts.next_cursor, 'Older drafts →')}`,
+    body: html`${table}${cursorPager('/dashboard/drafts', view.firstPage, drafts.next_cursor, 'Older drafts →')}`,
   });
 }
 

@@ -1,6 +1,6 @@
 import type { KeysUsecases } from '../../keys/keys.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+import { badge, csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 /** One of the account's keys, as the keys usecases list them. */
 type KeyRow = Awaited<ReturnType<KeysUsecases['listKeys']>>[number];
@@ -39,7 +39,7 @@ function keysTable(keys: KeyRow[]): Html {
     <td><code>${key.prefix}…</code></td>
     <td>${when(key.created_at)}</td>
     <td>${when(key.last_used_at)}</td>
-    <td>${key.revoked_at ? html`<span class="badge badge-revoked">revoked</span>` : html`<span class="badge badge-active">active</span>`}</td>
+    <td>${badge(key.revoked_at ? 'revoked' : 'active')}</td>
     <td>${key.revoked_at ? null : html`<a class="danger" href="/dashboard/keys/${key.id}/revoke">Revoke</a>`}</td>
   </tr>`,
   )}

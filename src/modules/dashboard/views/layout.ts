@@ -23,6 +23,16 @@ export const when = (iso: string | null, never = 'never') =>
 
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
 
+/** A state (active, completed, failed…) as a coloured label. */
+export const badge = (status: string) => html`<span class="badge badge-${status}">${status}</span>`;
+
+/** Newest / older links of a cursor-paged list. */
+export const cursorPager = (base: string, firstPage: boolean, nextCursor: string | null, older: string) =>
+  html`<nav class="pager" aria-label="Pages">
+  ${firstPage ? null : html`<a href="${base}">Newest</a>`}
+  ${nextCursor ? html`<a href="${base}?cursor=${nextCursor}">${older}</a>` : null}
+</nav>`;
+
 export const errorBox = (message: string | undefined) =>
   message ? html`<p class="alert alert-error" role="alert">${message}</p>` : null;
 

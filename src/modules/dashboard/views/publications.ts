@@ -1,7 +1,7 @@
 import type { PublishUsecases } from '../../publish/publish.usecases.ts';
 import { html, safeHref, type Html } from '../html.ts';
-import { page, when, type Viewer } from './layout.ts';
-import { badge, pager, snippet, textBlock } from './written.ts';
+import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
+import { snippet, textBlock } from './written.ts';
 
 type PublicationList = Awaited<ReturnType<PublishUsecases['list']>>;
 type Publication = Awaited<ReturnType<PublishUsecases['show']>>;
@@ -36,7 +36,7 @@ export function publicationsPage(view: { viewer: Viewer; publications: Publicati
     title: 'Publications',
     viewer: view.viewer,
     section: 'publications',
-    body: html`${table}${pager('/dashboard/publications', view.firstPage, publications.next_cursor, 'Older publications →')}`,
+    body: html`${table}${cursorPager('/dashboard/publications', view.firstPage, publications.next_cursor, 'Older publications →')}`,
   });
 }
 

@@ -1,6 +1,6 @@
 import { filterText, withoutDirectionControls, type ScrapeUsecases } from '../../scrape/scrape.usecases.ts';
 import { html, safeHref, type Html } from '../html.ts';
-import { page, when, type Viewer } from './layout.ts';
+import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
 
 type ScrapeList = Awaited<ReturnType<ScrapeUsecases['list']>>;
 type Scrape = Awaited<ReturnType<ScrapeUsecases['resultsPage']>>['scrape'];
@@ -17,7 +17,6 @@ interface Result {
 }
 
 const finished = (value: string) => value === 'completed' || value === 'failed';
-const status = (value: string) => html`<span class="badge badge-${value}">${value}</span>`;
 
 /**
  * Text from Reddit or a caller, isolated so a bidirectional control in it (U+202E, say) cannot reorder
@@ -34,7 +33,7 @@ export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPa
   <tbody>
   ${scrapes.data.map(
     (s) => html`<tr>
-    <td>${when(s.created_at)}</td><td>${status(s.status)}</td>
+    <td>${when(s.created_at)}</td><td>${badge(s.status)}</td>
     <td>${isolatedList(s.subreddits)}</td><td>${isolatedList(s.keywords)}</td>
     <td class="num">${finished(s.status) ? s.result_count : html`<span class="muted">—</span>`}</td>
     <td class="num">${s.credits.charged}</td><td><a href="/dashboard/scrapes/${s.id}">View results</a></td>
@@ -48,10 +47,7 @@ export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPa
     viewer: view.viewer,
     section: 'scrapes',
     body: html`${table}
-<nav class="pager" aria-label="Pages">
-  ${view.firstPage ? null : html`<a href="/dashboard/scrapes">Newest</a>`}
-  ${scrapes.next_cursor ? html`<a href="/dashboard/scrapes?cursor=${scrapes.next_cursor}">Older scrapes →</a>` : null}
-</nav>`,
+${cursorPager('/dashboard/scrapes', view.firstPage, scrapes.next_cursor, 'Older scrapes →')}`,
   });
 }
 
@@ -149,7 +145,7 @@ export function scrapePage(view: ScrapePage): Html {
     // itself because a finished scrape's page is rendered without it.
     refreshSeconds: finished(scrape.status) ? undefined : REFRESH_SECONDS,
     body: html`<dl class="facts">
-  <dt>Scrape</dt><dd><code>${scrape.id}</code> ${status(scrape.status)}</dd>
+  <dt>Scrape</dt><dd><code>${scrape.id}</code> ${badge(scrape.status)}</dd>
   <dt>Subreddits</dt><dd>${isolatedList(scrape.subreddits)}</dd>
   <dt>Keywords</dt><dd>${isolatedList(scrape.keywords)}</dd>
   <dt>Sort and time</dt><dd>${scrape.sort}, ${scrape.time}, up to ${scrape.limit} results</dd>

@@ -1,8 +1,6 @@
 import { html, type Html } from '../html.ts';
 
-/** Pieces the Drafts and Publications pages share: text the model or a caller wrote, and the pager. */
-
-export const badge = (status: string) => html`<span class="badge badge-${status}">${status}</span>`;
+/** Pieces the Drafts and Publications pages share: text the model or a caller wrote. */
 
 const SNIPPET = 80;
 
@@ -15,9 +13,3 @@ export function snippet(text: string | null, error: string | null): Html {
 
 /** Markdown as written, line breaks kept; shown as text, never rendered. */
 export const textBlock = (text: string) => html`<div class="written-text"><bdi>${text}</bdi></div>`;
-
-export const pager = (base: string, firstPage: boolean, nextCursor: string | null, older: string) =>
-  html`<nav class="pager" aria-label="Pages">
-  ${firstPage ? null : html`<a href="${base}">Newest</a>`}
-  ${nextCursor ? html`<a href="${base}?cursor=${nextCursor}">${older}</a>` : null}
-</nav>`;
