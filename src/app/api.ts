@@ -3,7 +3,7 @@ import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
-import { authenticateRequest, callerOf } from '../modules/keys/keys.hooks.ts';
+import { authenticateRequest, callerOf, requireScope } from '../modules/keys/keys.hooks.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
@@ -14,7 +14,8 @@ export const API_PREFIX = '/api/v1';
 
 /** The order as the OpenAPI document states it to clients. */
 export const API_DESCRIPTION =
-  'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → rate limit (429) → request (400/413/415/422) → credits (402).';
+  'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → scope (403 auth.insufficient_scope) → rate limit (429) → ' +
+  'request (400/413/415/422) → credits (402).';
 
 /**
  * Node's HTTP parser refuses a header line holding a line break or a control character before any
@@ -38,33 +39,45 @@ async function requireBody(request: FastifyRequest) {
  * Every /api/v1/ endpoint, and the order of the checks each call passes. The first check to fail
  * answers; nothing after it runs. Fastify runs hooks by lifecycle stage (onRequest, body parsing,
  * preValidation, validation, preHandler, handler), so the stages below are in the order they run.
- * Register a new endpoint in the list at the bottom: inside this scope it cannot skip a check
- * (test/api/check-order.test.ts calls every route under /api/v1 to prove it).
+ * Register a new endpoint in the list at the bottom, with the scope a key needs (`config: { scope }`):
+ * inside this plugin it cannot skip a check (test/api/check-order.test.ts calls every route under
+ * /api/v1 to prove it).
  */
 export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
   // 1. Key → 401, before the body is read: a bad key is a 401 whatever else is wrong with the call.
   //    An address that keeps sending bad keys gets 429 auth.too_many_failures here, before its key is looked up.
   api.addHook('onRequest', authenticateRequest(services.keys, services.authFailures));
 
-  // 2. Rate limit → 429, after the key and before the body: a throttled call costs nothing and reveals nothing.
+  // 2. Scope → 403 auth.insufficient_scope, when the key may not call this route (its `config.scope`).
+  //    Before the rate limit: a call the key may never make does not use up its budget.
+  api.addHook('onRequest', requireScope);
+
+  // 3. Rate limit → 429, after the key and before the body: a throttled call costs nothing and reveals nothing.
   api.addHook('onRequest', limitRate(services.rateLimit, callerOf));
 
-  // 3. Body → 415 (not application/json), 413 (over the server's BODY_LIMIT), 400 (malformed JSON):
+  // 4. Body → 415 (not application/json), 413 (over the server's BODY_LIMIT), 400 (malformed JSON):
   //    Fastify's JSON parser, whose errors shared/http/error-mapper.ts words; then 415 for a POST without a body.
   //    Fastify also reads text/plain, as a string the schema would refuse with a puzzling 422: JSON is the only body here.
   api.removeContentTypeParser('text/plain');
   api.addHook('preValidation', requireBody);
 
-  // 4. Schema → 422 (body, query string, path), by the TypeBox validator the server installs.
+  // 5. Schema → 422 (body, query string, path), by the TypeBox validator the server installs.
 
-  // 5. Idempotency-Key → 400 (malformed key), 409 (same key in flight), 422 (same key, other body), or the
+  // 6. Idempotency-Key → 400 (malformed key), 409 (same key in flight), 422 (same key, other body), or the
   //    stored answer replayed. On routes marked `idempotent`, after validation: a refused request keeps no key.
   registerIdempotency(api, services.idempotency);
 
-  // 6. The usecase. Its credits check (402) is always last: credits are held or charged inside the
+  // 7. The usecase. Its credits check (402) is always last: credits are held or charged inside the
   //    usecase's transaction, so only a call that passed every check above can be charged.
   await api.register(creditsRoutes, { credits: services.credits });
   await api.register(scrapeRoutes, { scrape: services.scrape });
   await api.register(generateRoutes, { generate: services.generate });
   await api.register(publishRoutes, { publish: services.publish });
+
+  // After a billable call, send any low-balance alert it wrote now rather than at the worker's next pass.
+  // Not awaited: the answer is already out, and an alert left unsent here is sent by that pass.
+  api.addHook('onResponse', async (request) => {
+    if (request.method !== 'POST' || !request.caller) return;
+    services.lowBalanceAlerts.flush().catch((error) => request.log.warn({ err: error }, 'sending low-balance alerts failed; the worker retries'));
+  });
 };

@@ -102,6 +102,13 @@ describe.each(engines)('authentication (spec sections 5 and 7) on %s', (engine) 
     },
   );
 
+  it('5.3: ?key= naming a key by its display prefix is no secret and passes; anything longer is refused as a key in the URL', async () => {
+    const prefix = token.slice(0, 16);
+    expect((await app.api('GET', `/api/v1/usage/daily?key=${prefix}`, { token })).status).toBe(200);
+    await expectUnauthorized(await app.api('GET', `/api/v1/usage/daily?key=${token.slice(0, 17)}`, { token }));
+    await expectUnauthorized(await app.api('GET', `/api/v1/usage/daily?key=${prefix}&key=${prefix}`, { token }));
+  });
+
   it('7: the 401 body never echoes the presented token', async () => {
     const response = await balanceWith(`Bearer ${token} extra`);
     expect(await response.text()).not.toContain(token.slice(8));

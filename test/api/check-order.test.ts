@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES, type Scope } from '../../src/modules/keys/keys.scopes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 
@@ -33,6 +34,20 @@ function badCall(app: TestApp, { method, path }: Route, token?: string) {
   if (method === 'POST') return app.api(method, url, { token, body: '{broken json' });
   return app.api(method, `${url}?limit=0`, { token });
 }
+
+/** The scope each endpoint needs (issue 13); HEAD needs what GET needs. */
+const SCOPE_OF: Record<string, Scope> = {
+  'GET /api/v1/balance': 'read',
+  'GET /api/v1/usage': 'read',
+  'GET /api/v1/usage/daily': 'read',
+  'GET /api/v1/scrapes': 'read',
+  'GET /api/v1/scrapes/:id': 'read',
+  'GET /api/v1/generations/:id': 'read',
+  'GET /api/v1/publications/:id': 'read',
+  'POST /api/v1/scrape': 'scrape',
+  'POST /api/v1/generate': 'generate',
+  'POST /api/v1/publish': 'publish',
+};
 
 // The rate-limit window is per minute: a pinned clock keeps one call and the next in the same window.
 const clock = () => new Date('2026-03-01T12:00:30Z');
@@ -71,6 +86,32 @@ describe.each(engines)('the order of checks on every /api/v1/ endpoint on %s', (
       expect(response.status, where).toBe(401);
       expect(response.headers.get('content-type'), where).toMatch(/^application\/problem\+json/);
       if (route.method !== 'HEAD') expect((await response.json()).code, where).toBe('auth.missing');
+    }
+  });
+
+  it('every endpoint declares the scope a key needs, and refuses a key without it with 403 before the rate limit', async () => {
+    const listed = routes.map((route) => `${route.method === 'HEAD' ? 'GET' : route.method} ${route.path}`);
+    expect(listed).toEqual(expect.arrayContaining(Object.keys(SCOPE_OF)));
+    for (const route of routes) {
+      const where = `${route.method} ${route.path}`;
+      const { accountId } = await app.accountWithKey(10);
+      // Of a read-only key and a key with every scope but read, exactly one lacks the route's scope.
+      const keys = [['read'] as Scope[], SCOPES.filter((scope) => scope !== 'read')].map((scopes, i) =>
+        app.services.keys.createKey(accountId, `probe-${i}`, { scopes }),
+      );
+      const tokens = (await Promise.all(keys)).map(({ token }) => token);
+      const answers = [];
+      for (const token of tokens) answers.push(await badCall(app, route, token));
+      // A route without a declared scope fails both with a 500.
+      expect(answers.map((answer) => answer.status === 403).sort(), where).toEqual([false, true]);
+      const refused = answers.findIndex((answer) => answer.status === 403);
+      expect(answers[1 - refused]!.status, where).not.toBe(500);
+      const needed = /, scope="([a-z]+)"$/.exec(answers[refused]!.headers.get('www-authenticate') ?? '')?.[1];
+      expect(SCOPES, where).toContain(needed);
+      const declared = SCOPE_OF[listed[routes.indexOf(route)]!];
+      if (declared) expect(needed, where).toBe(declared);
+      // A refused call does not use the key's budget of 1 a minute: the same call again is still a 403.
+      expect((await badCall(app, route, tokens[refused]!)).status, where).toBe(403);
     }
   });
 

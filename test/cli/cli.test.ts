@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, subpilotProgram } from '../../src/cli/main.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
+import { runCli } from '../support/cli.ts';
 import { engines, openTestDatabase, type TestDatabase } from '../support/engines.ts';
 
 const run = promisify(execFile);
@@ -20,22 +21,7 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
   });
   afterAll(() => database.drop());
 
-  /**
-   * Runs the CLI in this process, as bin/subpilot.mjs does, and reports what the binary would exit
-   * with. Starting Node and tsx per command cost about a second; a few tests still run the binary.
-   */
-  async function subpilot(args: string[], input?: string) {
-    let stdout = '';
-    let stderr = '';
-    const code = await main({
-      argv: args,
-      env: { ...process.env, ...database.env, LOG_LEVEL: 'silent' },
-      stdin: Readable.from(input === undefined ? [] : [input]),
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-    });
-    return { code, stdout, stderr };
-  }
+  const subpilot = (args: string[], input?: string) => runCli(database, args, input);
 
   /** The real binary in a child process: exit codes and standard input as an operator's shell sees them. */
   async function subpilotProcess(args: string[], input?: string) {
@@ -69,7 +55,17 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
     const listed = await subpilot(['keys', 'list', '--email', email, '--json']);
     const keys = JSON.parse(listed.stdout);
     expect(keys).toEqual([
-      { name: 'zapier', prefix: token.slice(0, 16), state: 'active', created_at: expect.any(String), last_used_at: null },
+      {
+        name: 'zapier',
+        prefix: token.slice(0, 16),
+        state: 'active',
+        scopes: 'all',
+        monthly_limit: null,
+        expires_at: null,
+        replaced_by: null,
+        created_at: expect.any(String),
+        last_used_at: null,
+      },
     ]);
     expect(listed.stdout).not.toContain(token.slice(16));
 
@@ -82,11 +78,11 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
     const owner = 'header@example.com';
     await subpilot(['accounts', 'create', '--email', owner]);
     const empty = await subpilot(['keys', 'list', '--email', owner]);
-    expect(empty).toMatchObject({ code: 0, stdout: 'NAME  PREFIX  STATE  CREATED  LAST USED\n' });
+    expect(empty).toMatchObject({ code: 0, stdout: 'NAME  PREFIX  STATE  SCOPES  MONTHLY LIMIT  EXPIRES  CREATED  LAST USED\n' });
     const token = (await subpilot(['keys', 'create', '--email', owner, '--name', 'n8n'])).stdout.trim();
     const [header, row, end] = (await subpilot(['keys', 'list', '--email', owner])).stdout.split('\n');
-    expect(header).toMatch(/^NAME +PREFIX +STATE +CREATED +LAST USED$/);
-    expect(row).toMatch(new RegExp(`^n8n +${token.slice(0, 16)} +active +\\d{4}-\\S+ +never$`));
+    expect(header).toMatch(/^NAME +PREFIX +STATE +SCOPES +MONTHLY LIMIT +EXPIRES +CREATED +LAST USED$/);
+    expect(row).toMatch(new RegExp(`^n8n +${token.slice(0, 16)} +active +all +- +never +\\d{4}-\\S+ +never$`));
     expect(row!.indexOf(token.slice(0, 16))).toBe(header!.indexOf('PREFIX'));
     expect(end).toBe('');
   });
@@ -207,14 +203,7 @@ describe.each(engines)('CLI passwords and the dashboard on %s', (engine) => {
   });
   afterAll(() => app.close());
 
-  const subpilot = (args: string[], input?: string) =>
-    main({
-      argv: args,
-      env: { ...process.env, ...app.database.env, LOG_LEVEL: 'silent' },
-      stdin: Readable.from(input === undefined ? [] : [input]),
-      stdout: { write: () => undefined },
-      stderr: { write: () => undefined },
-    });
+  const subpilot = async (args: string[], input?: string) => (await runCli(app.database, args, input)).code;
 
   it('an account made by accounts create without a password logs in to the dashboard after set-password', async () => {
     const email = `cli-made-${engine}@example.com`;

@@ -85,7 +85,7 @@ describe.each(engines)('a cap on active keys per account on %s', (engine) => {
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     expect((failed as { stderr: string }).stderr).toBe(
-      `subpilot: An account may hold at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke a key you no longer use, then create the new one.\n`,
+      `subpilot: An account may hold at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys, a rolled key counting until its overlap ends. Revoke a key you no longer use, then create the new one.\n`,
     );
   }, 60_000);
 

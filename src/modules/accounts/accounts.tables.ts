@@ -9,6 +9,12 @@ export interface AccountsTable {
   /** Sealed with SECRET_KEY (src/app/crypto.ts, the account id as context); `whsec_…` only from before sealing, sealed at start-up. */
   webhook_secret: string | null;
   created_at: string;
+  /** A `credits.low` alert goes out when the spendable balance falls below it; NULL: off. */
+  low_balance_threshold: Generated<number | null>;
+  /** 1 while the balance is below the threshold and the alert for this crossing exists (0 or 1). */
+  low_balance_alerted: Generated<number>;
+  /** The account's own webhook endpoint, for events not tied to one job (`credits.low`). */
+  webhook_url: Generated<string | null>;
 }
 
 declare module '../../shared/db/database.ts' {

@@ -13,8 +13,27 @@ export interface CreditLedgerTable {
   created_at: string;
 }
 
+/** What one key spent in one UTC month ('YYYY-MM'), holds included: the figure its monthly limit is checked against. */
+export interface KeyMonthlySpendTable {
+  key_id: string;
+  month: string;
+  spent: number;
+}
+
+/** One row per crossing below an account's low-balance threshold, written with the move that crossed it; sent once. */
+export interface LowBalanceAlertsTable {
+  id: Generated<number>;
+  account_id: string;
+  available: number;
+  threshold: number;
+  created_at: string;
+  sent_at: string | null;
+}
+
 declare module '../../shared/db/database.ts' {
   interface Tables {
     credit_ledger: CreditLedgerTable;
+    key_monthly_spend: KeyMonthlySpendTable;
+    low_balance_alerts: LowBalanceAlertsTable;
   }
 }

@@ -8,7 +8,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
   app.post(
     '/generate',
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: 'generate' },
       schema: {
         summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
         description:
@@ -16,7 +16,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
           'times out (504). The draft is stored; publish it with POST /publish {generation_id}.',
         tags: ['generate'],
         body: generateBodySchema,
-        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 404, 413, 415, 422, 502, 503, 504) },
+        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 413, 415, 422, 502, 503, 504) },
       },
     },
     async (request) => generate.generate(callerOf(request), request.body),
@@ -25,11 +25,12 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
   app.get(
     '/generations/:id',
     {
+      config: { scope: 'read' },
       schema: {
         summary: 'One generation of this account (free)',
         tags: ['generate'],
         params: generationParamsSchema,
-        response: { 200: generationSchema, ...problemResponses(401, 404) },
+        response: { 200: generationSchema, ...problemResponses(401, 403, 404) },
       },
     },
     async (request) => generate.get(callerOf(request).accountId, request.params.id),

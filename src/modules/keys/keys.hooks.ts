@@ -3,10 +3,16 @@ import { isAppError } from '../../shared/errors.ts';
 import type { AuthFailureThrottle } from '../ratelimit/ratelimit.failures.ts';
 import { fingerprintOfHeader } from './keys.tokens.ts';
 import type { Caller, KeysUsecases } from './keys.usecases.ts';
+import { keysErrors } from './keys.errors.ts';
+import type { Scope } from './keys.scopes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a key needs for this /api/v1/ route; every such route declares one (see requireScope). */
+    scope?: Scope;
   }
 }
 
@@ -20,15 +26,26 @@ export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThr
   // An address that keeps failing is refused before its key is looked up (that lookup is what a flood
   // costs), unless the key is one that worked here before: valid keys behind a shared address pass.
   failures.assertAllowed(request.ip, () => fingerprintOfHeader(header));
-  const queryKeys = Object.keys((request.query ?? {}) as Record<string, unknown>);
   try {
-    request.caller = await keys.authenticate(header, queryKeys);
+    request.caller = await keys.authenticate(header, (request.query ?? {}) as Record<string, unknown>);
     failures.recordSuccess(request.caller.fingerprint);
   } catch (error) {
     if (isAppError(error) && error.status === 401) failures.recordFailure(request.ip);
     throw error;
   }
 };
+
+/**
+ * onRequest hook right after authenticateRequest: a key without the route's scope gets 403 before the
+ * rate limit counts the call or the body is read. A route without a declared scope is a mistake in
+ * this code, not the caller's, so it fails loudly instead of letting every key through.
+ */
+export async function requireScope(request: FastifyRequest) {
+  const needed = request.routeOptions.config.scope;
+  if (!needed) throw new Error(`route ${request.method} ${request.routeOptions.url} declares no scope`);
+  const { scopes } = callerOf(request);
+  if (!scopes.includes(needed)) throw keysErrors.insufficientScope(needed, scopes);
+}
 
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error('route registered without authentication');

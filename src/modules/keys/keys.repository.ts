@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { isSqlite, precompiled, transaction, type Database } from '../../shared/db/database.ts';
+import { sql, type Kysely } from 'kysely';
+import { isSqlite, precompiled, transaction, type Database, type Tables } from '../../shared/db/database.ts';
 
 export interface KeyRow {
   id: string;
@@ -9,6 +9,12 @@ export interface KeyRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated scopes (keys.scopes.ts); null: every scope. */
+  scopes: string | null;
+  monthly_credit_limit: number | null;
+  expires_at: string | null;
+  /** The key a roll put in this one's place. */
+  replaced_by: string | null;
 }
 
 /**
@@ -20,19 +26,61 @@ export type KeySelector =
   | { name: string; id?: never; prefix?: never }
   | { prefix: string; id?: never; name?: never };
 
-const KEY_COLUMNS = ['id', 'account_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const KEY_COLUMNS = [
+  'id',
+  'account_id',
+  'name',
+  'prefix',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+  'scopes',
+  'monthly_credit_limit',
+  'expires_at',
+  'replaced_by',
+] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'prefix'] as const;
+
+function selectorField(where: KeySelector, action: string) {
+  const given = SELECTOR_FIELDS.filter((field) => where[field] !== undefined);
+  if (given.length !== 1) {
+    throw new Error(`${action} a key needs exactly one of id, name or prefix; got ${given.join(' and ') || 'none'}`);
+  }
+  return given[0]!;
+}
+
+/** Locks the account row, so key writes of one account queue up (SQLite's write transaction already is exclusive). */
+async function lockAccount(db: Database, trx: Kysely<Tables>, accountId: string) {
+  if (!isSqlite(db)) await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
+}
+
+/** Keys that can still be used at `at`: not revoked and not past their expiry (a rolled key in its overlap counts). */
+const usableAt = (trx: Kysely<Tables>, accountId: string, at: string) =>
+  trx
+    .selectFrom('api_keys')
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]));
 
 export function createKeysRepository(db: Database) {
   const findByFingerprint = precompiled<
-    { id: string; account_id: string; prefix: string; last_used_at: string | null; available: number },
+    {
+      id: string;
+      account_id: string;
+      prefix: string;
+      last_used_at: string | null;
+      scopes: string | null;
+      monthly_credit_limit: number | null;
+      expires_at: string | null;
+      available: number;
+    },
     [fingerprint: string]
   >(
     db,
     db
       .selectFrom('api_keys as k')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .select(['k.id', 'k.account_id', 'k.prefix', 'k.last_used_at'])
+      .select(['k.id', 'k.account_id', 'k.prefix', 'k.last_used_at', 'k.scopes', 'k.monthly_credit_limit', 'k.expires_at'])
       .select(sql<number>`a.balance - a.held`.as('available'))
       .where('k.fingerprint', '=', '')
       .where('k.revoked_at', 'is', null),
@@ -40,18 +88,14 @@ export function createKeysRepository(db: Database) {
 
   return {
     /**
-     * Inserts the key unless the account already holds `maxActive` active keys. The account row is
-     * locked first (SQLite's write transaction is already exclusive), so concurrent creations queue
-     * up behind one another and can never together exceed the cap.
+     * Inserts the key unless the account already holds `maxActive` usable keys at `at`. The account
+     * row is locked first, so concurrent creations queue up and can never together exceed the cap.
      */
     async insertCapped(row: KeyRow & { fingerprint: string }, maxActive: number): Promise<'inserted' | 'limit_reached'> {
       return transaction(db, async (trx) => {
-        if (!isSqlite(db)) await sql`select id from accounts where id = ${row.account_id} for update`.execute(trx);
-        const { active } = await trx
-          .selectFrom('api_keys')
+        await lockAccount(db, trx, row.account_id);
+        const { active } = await usableAt(trx, row.account_id, row.created_at)
           .select((eb) => eb.fn.countAll<number>().as('active'))
-          .where('account_id', '=', row.account_id)
-          .where('revoked_at', 'is', null)
           .executeTakeFirstOrThrow();
         if (Number(active) >= maxActive) return 'limit_reached';
         await trx.insertInto('api_keys').values(row).execute();
@@ -59,20 +103,54 @@ export function createKeysRepository(db: Database) {
       });
     },
 
+    /**
+     * Puts a new key in the place of the usable, not yet replaced key `where` selects, in one
+     * transaction: the old key gets `replaced_by` and the expiry `build` chose, then the new key takes
+     * the name the old one frees (the unique name index skips replaced keys). Null when no such key.
+     */
+    async replace(
+      accountId: string,
+      where: KeySelector,
+      at: string,
+      build: (old: KeyRow) => { key: KeyRow & { fingerprint: string }; oldExpiresAt: string },
+    ): Promise<{ key: KeyRow; replaced: KeyRow } | null> {
+      const field = selectorField(where, 'rolling');
+      return transaction(db, async (trx) => {
+        await lockAccount(db, trx, accountId);
+        const old = await usableAt(trx, accountId, at)
+          .select(KEY_COLUMNS)
+          .where('replaced_by', 'is', null)
+          .where(field, '=', where[field]!)
+          .executeTakeFirst();
+        if (!old) return null;
+        const { key, oldExpiresAt } = build(old);
+        const replaced = await trx
+          .updateTable('api_keys')
+          .set({ replaced_by: key.id, expires_at: oldExpiresAt })
+          .where('id', '=', old.id)
+          .returning(KEY_COLUMNS)
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('api_keys').values(key).execute();
+        const { fingerprint: _fingerprint, ...shown } = key;
+        return { key: shown, replaced };
+      });
+    },
+
     async findActiveNamed(accountId: string, name: string) {
       return db
         .selectFrom('api_keys')
-        .select('id')
+        .select(['id', 'expires_at'])
         .where('account_id', '=', accountId)
         .where('name', '=', name)
         .where('revoked_at', 'is', null)
+        .where('replaced_by', 'is', null)
         .executeTakeFirst();
     },
 
     /**
-     * The hot path of every API call: one indexed lookup by fingerprint, active keys only. It also
-     * reads the account's spendable balance in the same statement, so a free balance read or a
-     * request that cannot be paid for needs no second query.
+     * The hot path of every API call: one indexed lookup by fingerprint, unrevoked keys only. It also
+     * reads the key's controls and the account's spendable balance in the same statement, so a free
+     * balance read or a request that cannot be paid for needs no second query.
      */
     async findActiveByFingerprint(fingerprint: string) {
       return (await findByFingerprint(fingerprint))[0];
@@ -89,11 +167,7 @@ export function createKeysRepository(db: Database) {
     },
 
     async revoke(accountId: string, where: KeySelector, at: string): Promise<KeyRow[]> {
-      const given = SELECTOR_FIELDS.filter((field) => where[field] !== undefined);
-      if (given.length !== 1) {
-        throw new Error(`revoking a key needs exactly one of id, name or prefix; got ${given.join(' and ') || 'none'}`);
-      }
-      const field = given[0]!;
+      const field = selectorField(where, 'revoking');
       return db
         .updateTable('api_keys')
         .set({ revoked_at: at })

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 export interface ApiKeysTable {
   id: string;
   account_id: string;
@@ -7,6 +8,14 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated scopes (keys.scopes.ts); NULL: every scope, as keys made before scopes existed. */
+  scopes: Generated<string | null>;
+  /** Whole credits this key may spend per UTC calendar month, holds included; NULL: no limit. */
+  monthly_credit_limit: Generated<number | null>;
+  /** After this instant the key answers 401 like a revoked one; NULL: never. */
+  expires_at: Generated<string | null>;
+  /** The key that replaced this one by a roll; it works until `expires_at`, the end of the overlap. */
+  replaced_by: Generated<string | null>;
 }
 
 declare module '../../shared/db/database.ts' {

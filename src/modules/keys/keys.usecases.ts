@@ -5,6 +5,7 @@ import type { Database } from '../../shared/db/database.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
+import { formatScopes, parseScopes, scopesOf, type Scope } from './keys.scopes.ts';
 
 export interface Caller {
   accountId: string;
@@ -14,51 +15,163 @@ export interface Caller {
   fingerprint: string;
   /** The account's spendable balance when the key was checked (balance less holds). */
   available: number;
+  /** What the key may do: every scope for keys made without a choice. */
+  scopes: Scope[];
+  /** Whole credits the key may spend per UTC month, holds included; null: no limit. */
+  monthlyCreditLimit: number | null;
+}
+
+/** What an owner may set on a new key; left out or null: every scope, no limit, no expiry. */
+export type KeyControls = { scopes?: Scope[] | null; monthlyCreditLimit?: number | null; expiresAt?: string | null };
+
+/** How long a rolled key keeps working next to its replacement, in seconds. */
+export const ROLL_OVERLAPS = { now: 0, '1h': 3600, '24h': 86400, '7d': 604800 } as const;
+export type RollOverlap = keyof typeof ROLL_OVERLAPS;
+
+/** A rolled key says `replaced` both in and after its overlap: which key took its place matters more than when it stopped. */
+export type KeyState = 'active' | 'replaced' | 'expired' | 'revoked';
+
+function stateOf(key: KeyRow, now: string): KeyState {
+  if (key.revoked_at !== null) return 'revoked';
+  if (key.replaced_by !== null) return 'replaced';
+  return key.expires_at !== null && key.expires_at <= now ? 'expired' : 'active';
 }
 
 /** Names of query parameters that people use to pass keys; any of them refuses the call. */
 const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
 /**
+ * `?key=` also names a key by its display prefix (`GET /usage/daily?key=ak_live_1a2b3c4d`), which is
+ * no secret. A value no longer than a prefix cannot hold a key; a longer one may, and is refused.
+ */
+const SHORT_KEY_PARAMETER = { name: 'key', maxLength: displayPrefixOf('x'.repeat(72)).length };
+
+const holdsKeyInUrl = (query: Record<string, unknown>) =>
+  Object.entries(query).some(([name, value]) => {
+    const lower = name.toLowerCase();
+    if (!KEY_QUERY_PARAMETERS.includes(lower)) return false;
+    return lower !== SHORT_KEY_PARAMETER.name || typeof value !== 'string' || value.length > SHORT_KEY_PARAMETER.maxLength;
+  });
+/**
  * Active keys one account may hold. Enough for one key per integration and environment; without a
- * cap, keys were a way around the per-key rate limit (60 created in 0.4 s).
+ * cap, keys were a way around the per-key rate limit (60 created in 0.4 s). Counted: every key that
+ * still works, a rolled one in its overlap included; an expired key no longer does, so it is not.
  */
 export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
 
 /** last_used_at is written at most once a minute per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+const MAX_MONTHLY_LIMIT = 1_000_000_000;
+const DAY_MS = 86_400_000;
+/**
+ * A date (the key works through that UTC day, so it stops at 00:00 UTC the next day, as "valid until"
+ * reads on a card) or an instant with its offset: a time without one would depend on the server's zone.
+ */
+const EXPIRY_PATTERN = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** The stored form of the controls, or the 422 that says what is wrong with them. */
+function checkControls(controls: KeyControls, now: Date) {
+  const { scopes = null, monthlyCreditLimit = null, expiresAt = null } = controls;
+  // Checked again at run time: a form or a script may send names that are not scopes.
+  const parsed = scopes === null ? null : parseScopes(scopes);
+  if (parsed && !parsed.ok) throw keysErrors.invalidScopes(parsed.reason);
+  const limit = monthlyCreditLimit;
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_MONTHLY_LIMIT)) throw keysErrors.invalidLimit();
+  return {
+    scopes: parsed && formatScopes(parsed.scopes),
+    monthly_credit_limit: limit,
+    expires_at: expiresAt === null ? null : expiryOf(expiresAt, now),
+  };
+}
+
+function expiryOf(input: string, now: Date): string {
+  const match = EXPIRY_PATTERN.exec(input.trim());
+  const at = match ? (match[0].length === 10 ? Date.parse(`${match[0]}T00:00:00Z`) + DAY_MS : Date.parse(match[0])) : NaN;
+  // Date.parse rolls 2027-02-30 over to March; a calendar day that does not exist is refused instead.
+  const realDay = match && new Date(Date.parse(`${match[1]}T00:00:00Z`)).toISOString().startsWith(match[1]!);
+  if (!realDay || Number.isNaN(at)) throw keysErrors.invalidExpiry(`"${input}" is not a date or an instant with its time zone`);
+  if (at <= now.getTime()) throw keysErrors.invalidExpiry(`${new Date(at).toISOString()} is not in the future`);
+  return new Date(at).toISOString();
+}
+
 export function createKeysUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes }) {
   const { clock, random } = deps;
   const keys = createKeysRepository(deps.db);
 
+  /** A fresh key's identity and its token, shown once; the database keeps only the fingerprint. */
+  function freshKey(accountId: string, now: Date) {
+    const token = generateToken(random);
+    const identity = {
+      id: newId('key', now, random),
+      account_id: accountId,
+      prefix: displayPrefixOf(token),
+      created_at: now.toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+      replaced_by: null,
+    };
+    return { identity, token, fingerprint: fingerprintOf(token) };
+  }
+
   return {
-    async createKey(accountId: string, rawName: string): Promise<{ key: KeyRow; token: string }> {
+    async createKey(accountId: string, rawName: string, controls: KeyControls = {}): Promise<{ key: KeyRow; token: string }> {
       const name = rawName.trim();
       if (name.length < 1 || name.length > 64) throw keysErrors.invalidName();
-      if (await keys.findActiveNamed(accountId, name)) throw keysErrors.nameTaken(name);
-      const token = generateToken(random);
       const now = clock();
-      const key: KeyRow = {
-        id: newId('key', now, random),
-        account_id: accountId,
-        name,
-        prefix: displayPrefixOf(token),
-        created_at: now.toISOString(),
-        last_used_at: null,
-        revoked_at: null,
+      const stored = checkControls(controls, now);
+      const taken = async () => {
+        const holder = await keys.findActiveNamed(accountId, name);
+        if (holder) throw keysErrors.nameTaken(name, holder.expires_at !== null && holder.expires_at <= now.toISOString());
       };
+      await taken();
+      const { identity, token, fingerprint } = freshKey(accountId, now);
+      const key: KeyRow = { ...identity, name, ...stored };
       try {
-        const outcome = await keys.insertCapped({ ...key, fingerprint: fingerprintOf(token) }, MAX_ACTIVE_KEYS_PER_ACCOUNT);
+        const outcome = await keys.insertCapped({ ...key, fingerprint }, MAX_ACTIVE_KEYS_PER_ACCOUNT);
         if (outcome === 'limit_reached') throw keysErrors.limitReached(MAX_ACTIVE_KEYS_PER_ACCOUNT);
       } catch (error) {
         if (isAppError(error)) throw error;
-        if (await keys.findActiveNamed(accountId, name)) throw keysErrors.nameTaken(name);
+        await taken();
         throw error;
       }
       return { key, token };
     },
 
-    listKeys: (accountId: string) => keys.listByAccount(accountId),
+    /**
+     * Replaces a key with a new one of the same name, scopes, monthly limit and lifetime, and lets the
+     * old one work for `overlap` more (or until its own expiry, if sooner), so tools switch over
+     * without an outage. Not subject to the key cap: a roll replaces a key. The new token is shown once.
+     */
+    async rollKey(accountId: string, where: KeySelector, overlap: RollOverlap): Promise<{ key: KeyRow; token: string; replaced: KeyRow }> {
+      // Checked at run time too: the overlap comes from a form or a command line.
+      if (!Object.hasOwn(ROLL_OVERLAPS, overlap)) throw keysErrors.invalidOverlap(Object.keys(ROLL_OVERLAPS));
+      const now = clock();
+      const { identity, token, fingerprint } = freshKey(accountId, now);
+      const stopsAt = new Date(now.getTime() + ROLL_OVERLAPS[overlap] * 1000).toISOString();
+      const rolled = await keys.replace(accountId, where, identity.created_at, (old) => {
+        // An expiring key stays an expiring one: a roll must not turn a temporary key into a permanent one.
+        const lifetime = old.expires_at === null ? null : Date.parse(old.expires_at) - Date.parse(old.created_at);
+        const key: KeyRow = {
+          ...identity,
+          name: old.name,
+          scopes: old.scopes,
+          monthly_credit_limit: old.monthly_credit_limit,
+          expires_at: lifetime === null ? null : new Date(now.getTime() + lifetime).toISOString(),
+        };
+        return {
+          key: { ...key, fingerprint },
+          oldExpiresAt: old.expires_at !== null && old.expires_at < stopsAt ? old.expires_at : stopsAt,
+        };
+      });
+      if (!rolled) throw keysErrors.notRollable();
+      return { ...rolled, token };
+    },
+
+    /** Every key of the account, newest first, each with what it is now (keys expire without a write). */
+    async listKeys(accountId: string): Promise<(KeyRow & { state: KeyState })[]> {
+      const now = clock().toISOString();
+      return (await keys.listByAccount(accountId)).map((key) => ({ ...key, state: stateOf(key, now) }));
+    },
 
     async revokeKey(accountId: string, where: KeySelector): Promise<KeyRow[]> {
       const revoked = await keys.revoke(accountId, where, clock().toISOString());
@@ -67,19 +180,27 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
     },
 
     /** Checks the key of one API call. Throws the 401 errors of spec section 7. */
-    async authenticate(headerValues: readonly string[] | undefined, queryKeys: readonly string[]): Promise<Caller> {
-      if (queryKeys.some((name) => KEY_QUERY_PARAMETERS.includes(name.toLowerCase()))) throw keysErrors.keyInUrl();
+    async authenticate(headerValues: readonly string[] | undefined, query: Record<string, unknown>): Promise<Caller> {
+      if (holdsKeyInUrl(query)) throw keysErrors.keyInUrl();
       const parsed = parseAuthorization(headerValues);
       if (parsed.kind === 'missing') throw keysErrors.missing();
       if (parsed.kind === 'malformed') throw keysErrors.malformed(parsed.reason);
       const fingerprint = fingerprintOf(parsed.token);
       const key = await keys.findActiveByFingerprint(fingerprint);
-      if (!key) throw keysErrors.invalid();
       const now = clock();
+      if (!key || (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())) throw keysErrors.invalid();
       if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) >= TOUCH_INTERVAL_MS) {
         await keys.touch(key.id, now.toISOString());
       }
-      return { accountId: key.account_id, keyId: key.id, keyPrefix: key.prefix, fingerprint, available: Number(key.available) };
+      return {
+        accountId: key.account_id,
+        keyId: key.id,
+        keyPrefix: key.prefix,
+        fingerprint,
+        available: Number(key.available),
+        scopes: scopesOf(key.scopes),
+        monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
+      };
     },
   };
 }

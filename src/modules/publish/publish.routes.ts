@@ -9,6 +9,7 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
   app.post(
     '/publish',
     {
+      config: { scope: 'publish' },
       schema: {
         summary: "Post a comment or a self post to Reddit as the account's connected Reddit user (billable)",
         description:
@@ -34,11 +35,12 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
   app.get(
     '/publications/:id',
     {
+      config: { scope: 'read' },
       schema: {
         summary: 'One publication of this account (free)',
         tags: ['publish'],
         params: publicationParamsSchema,
-        response: { 200: publicationSchema, ...problemResponses(401, 404) },
+        response: { 200: publicationSchema, ...problemResponses(401, 403, 404) },
       },
     },
     async (request) => publish.get(callerOf(request).accountId, request.params.id),

@@ -18,7 +18,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.post(
     '/scrape',
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: 'scrape' },
       schema: {
         summary: 'Find Reddit posts in subreddits that match keywords (billable)',
         description:
@@ -33,7 +33,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
         response: {
           200: scrapeSchema,
           202: { ...scrapeSchema, description: 'Accepted: poll the Location, or wait for the webhook' },
-          ...problemResponses(400, 401, 402, 409, 413, 415, 422, 429, 502, 503),
+          ...problemResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 502, 503),
         },
       },
     },
@@ -49,11 +49,12 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.get(
     '/scrapes/:id',
     {
+      config: { scope: 'read' },
       schema: {
         summary: 'One scrape of this account, with its results (free)',
         tags: ['scrape'],
         params: scrapeParamsSchema,
-        response: { 200: scrapeSchema, ...problemResponses(401, 404) },
+        response: { 200: scrapeSchema, ...problemResponses(401, 403, 404) },
       },
     },
     async (request) => scrape.get(callerOf(request).accountId, request.params.id),
@@ -62,11 +63,12 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.get(
     '/scrapes',
     {
+      config: { scope: 'read' },
       schema: {
         summary: "This account's scrapes, newest first, without results (free, cursor-paginated)",
         tags: ['scrape'],
         querystring: pageQuerySchema,
-        response: { 200: scrapeListSchema, ...problemResponses(400, 401, 422) },
+        response: { 200: scrapeListSchema, ...problemResponses(400, 401, 403, 422) },
       },
     },
     async (request) =>

@@ -9,6 +9,7 @@ import { redditBudgetMigration } from './migrations/0006_reddit_budget.ts';
 import { publishRecoveryMigration } from './migrations/0007_publish_recovery.ts';
 import { scrapeSkippedMigration } from './migrations/0008_scrape_skipped.ts';
 import { webhookRetriesMigration } from './migrations/0009_webhook_retries.ts';
+import { keyControlsMigration } from './migrations/0010_key_controls.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_publish_recovery': publishRecoveryMigration,
   '0008_scrape_skipped': scrapeSkippedMigration,
   '0009_webhook_retries': webhookRetriesMigration,
+  '0010_key_controls': keyControlsMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
