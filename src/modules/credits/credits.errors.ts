@@ -8,6 +8,25 @@ export const creditsErrors = {
       message: `This request costs ${required} credits and the account balance is ${balance}. Add credits and try again.`,
       extra: { balance, required },
     }),
+  /**
+   * A payment condition like the balance, hence 402 and not 429: retrying within the month will not
+   * help, only a higher limit or the next month will (README: Monthly spend limits).
+   */
+  keyLimitReached: (facts: { limit: number; spent: number; required: number; resetsAt: string }) =>
+    new AppError({
+      code: 'credits.key_limit_reached',
+      status: 402,
+      message:
+        `This request costs ${facts.required} credits and this key has spent ${facts.spent} of its monthly limit of ${facts.limit}. ` +
+        `The limit resets at ${facts.resetsAt}; the account's other keys are not affected.`,
+      extra: { limit: facts.limit, spent: facts.spent, required: facts.required, resets_at: facts.resetsAt },
+    }),
+  keyNotFound: () =>
+    new AppError({
+      code: 'credits.key_not_found',
+      status: 404,
+      message: 'No key of this account has that prefix. A prefix is "ak_live_" and the 8 characters after it, as the key list shows.',
+    }),
   invalidAmount: () =>
     new AppError({ code: 'credits.invalid_amount', status: 422, message: 'An amount is a whole number of credits above 0.' }),
 };

@@ -18,15 +18,48 @@ const ledgerEntrySchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+const dailyQuerySchema = Type.Object(
+  {
+    key: Type.Optional(
+      Type.String({ pattern: '^ak_live_[0-9a-f]{8}$', description: 'A key prefix as the key list shows it; omitted: the whole account' }),
+    ),
+    days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'Days to return, ending today (UTC)' })),
+  },
+  { additionalProperties: false },
+);
+
+const dailyUsageSchema = Type.Object({
+  key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()], { description: 'null: the whole account' }),
+  days: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date', description: 'A UTC day' }),
+      credits: Type.Integer({ description: 'Charges less refunds made that day' }),
+    }),
+  ),
+  total: Type.Integer({ description: 'The sum of the days' }),
+  month_to_date: Type.Union(
+    [
+      Type.Object({
+        spent: Type.Integer({ description: 'This UTC month, unfinished holds included: the figure the limit is checked against' }),
+        limit: Type.Union([Type.Integer(), Type.Null()], { description: 'The key\'s monthly credit limit; null: none' }),
+        resets_at: Type.String({ format: 'date-time', description: 'The first instant of the next UTC month' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The key\'s month so far; null without `key`' },
+  ),
+});
+
 /** Reads of the account's own standing: free, and never 402, so an account at zero still sees it. */
 export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases }> = async (app, { credits }) => {
   app.get(
     '/balance',
     {
+      config: { scope: 'read' },
       schema: {
         summary: 'Current credit balance (free)',
         tags: ['credits'],
-        response: { 200: Type.Object({ balance: Type.Integer() }), ...problemResponses(401) },
+        response: { 200: Type.Object({ balance: Type.Integer() }), ...problemResponses(401, 403) },
       },
     },
     // Read in the same statement that checked the key: current as of this request.
@@ -36,6 +69,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
   app.get(
     '/usage',
     {
+      config: { scope: 'read' },
       schema: {
         summary: 'Ledger entries, newest first (free, cursor-paginated)',
         tags: ['credits'],
@@ -46,11 +80,29 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
             has_more: Type.Boolean(),
             next_cursor: Type.Union([Type.String(), Type.Null()]),
           }),
-          ...problemResponses(400, 401, 422),
+          ...problemResponses(400, 401, 403, 422),
         },
       },
     },
     async (request) =>
       credits.usage(callerOf(request).accountId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }),
+  );
+
+  app.get(
+    '/usage/daily',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'Credits spent per UTC day, by the account or one of its keys (free)',
+        description:
+          'Net credits per day (charges less refunds, each on the day of its ledger entry), oldest first ending today, ' +
+          'days without spend included. With `key`, that key\'s days and its spend this month against its monthly limit.',
+        tags: ['credits'],
+        querystring: dailyQuerySchema,
+        response: { 200: dailyUsageSchema, ...problemResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      credits.dailyUsage(callerOf(request).accountId, { prefix: request.query.key, days: request.query.days ?? 30 }),
   );
 };

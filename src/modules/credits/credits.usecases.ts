@@ -4,7 +4,9 @@ import { transaction } from '../../shared/db/database.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { describeLedgerEntry } from './credits.describe.ts';
 import { creditsErrors } from './credits.errors.ts';
-import { createCreditsRepository, type LedgerChange } from './credits.repository.ts';
+import { lowBalanceIn } from './credits.low-balance.ts';
+import { lastDays, monthOf, nextMonthStart } from './credits.months.ts';
+import { createCreditsRepository, createKeySpendRepository, type LedgerChange } from './credits.repository.ts';
 
 /** Who a ledger row is for and when: everything of a change but its kind and amount. */
 type LedgerContext = Omit<LedgerChange, 'kind' | 'amount'>;
@@ -25,30 +27,69 @@ type LedgerContext = Omit<LedgerChange, 'kind' | 'amount'>;
  *   gives the work away for free; a failure (or recovery, once it knows) refunds it in full.
  *
  * Both refuse with 402 `credits.insufficient`, quoting the spendable balance, when it is too small.
+ *
+ * A hold or charge made with a key also counts against the key's monthly limit, in the month of the
+ * move (UTC): 402 `credits.key_limit_reached` when it would pass it, and the caller's transaction
+ * rolls the balance move back with it. The balance is checked first: every move locks the account
+ * row before the key's counter row, so concurrent moves never wait on each other in opposite orders,
+ * and an account that cannot pay says so whatever its key's limit. Released holds and refunds give
+ * the key its budget back in the month they were counted in. After every move the low-balance check
+ * runs in the same transaction.
  */
 export function creditsIn(db: Kysely<Tables>) {
   const repo = createCreditsRepository(db);
+  const spend = createKeySpendRepository(db);
+  const lowBalance = lowBalanceIn(db);
   const insufficient = async (accountId: string, price: number) =>
     creditsErrors.insufficient((await repo.spendableOf(accountId)) ?? 0, price);
 
+  /** Counts `amount` against the key's limit in the month of `at`; moves without a key (grants) have no counter. */
+  async function countForKey(keyId: string | null | undefined, amount: number, at: string): Promise<void> {
+    if (!keyId) return;
+    const month = monthOf(at);
+    if (await spend.add(keyId, month, amount)) return;
+    const { limit, spent } = await spend.limitAndSpent(keyId, month);
+    throw creditsErrors.keyLimitReached({ limit: limit ?? 0, spent, required: amount, resetsAt: nextMonthStart(month) });
+  }
+
+  async function releaseForKey(keyId: string | null | undefined, amount: number, countedAt: string): Promise<void> {
+    if (keyId && amount > 0) await spend.release(keyId, monthOf(countedAt), amount);
+  }
+
   return {
-    /** Reserves `amount` of the spendable balance for an accepted job; throws 402 when it is too small. */
-    async hold(accountId: string, amount: number): Promise<void> {
+    /** Reserves `amount` of the spendable balance for an accepted job; throws 402 when it is too small or past the key's limit. */
+    async hold(change: { accountId: string; keyId: string | null; amount: number; at: string }): Promise<void> {
+      const { accountId, keyId, amount, at } = change;
       if ((await repo.hold(accountId, amount)) === null) throw await insufficient(accountId, amount);
+      await countForKey(keyId, amount, at);
+      await lowBalance.check(accountId, at);
     },
 
-    /** Ends a hold of `held`: captures `charge` (at most `held`) as a ledger charge, releases the rest. */
-    settleHold: (change: LedgerContext & { held: number; charge: number }): Promise<void> => repo.settleHold(change),
+    /**
+     * Ends a hold of `held` made at `heldAt`: captures `charge` (at most `held`) as a ledger charge and
+     * releases the rest, from the balance's holds and from the key's spend in the month of the hold.
+     */
+    async settleHold(change: LedgerContext & { held: number; charge: number; heldAt: string }): Promise<void> {
+      const { heldAt, ...settlement } = change;
+      await repo.settleHold(settlement);
+      await releaseForKey(change.keyId, change.held - change.charge, heldAt);
+      await lowBalance.check(change.accountId, change.at);
+    },
 
-    /** Takes `price` from the balance with a ledger charge; throws 402 when the spendable balance is too small. */
+    /** Takes `price` from the balance with a ledger charge; throws 402 when the spendable balance is too small or past the key's limit. */
     async charge(change: LedgerContext & { price: number }): Promise<void> {
       const { price, ...context } = change;
       if ((await repo.apply({ ...context, kind: 'charge', amount: -price })) === null) throw await insufficient(change.accountId, price);
+      await countForKey(change.keyId, price, change.at);
+      await lowBalance.check(change.accountId, change.at);
     },
 
-    /** Gives back `amount` of an earlier charge with a ledger refund. */
-    async refund(change: LedgerContext & { amount: number }): Promise<void> {
-      await repo.apply({ ...change, kind: 'refund' });
+    /** Gives back `amount` of a charge made at `chargedAt` with a ledger refund; the key gets it back in that month. */
+    async refund(change: LedgerContext & { amount: number; chargedAt: string }): Promise<void> {
+      const { chargedAt, ...refund } = change;
+      await repo.apply({ ...refund, kind: 'refund' });
+      await releaseForKey(change.keyId, change.amount, chargedAt);
+      await lowBalance.check(change.accountId, change.at);
     },
 
     /** What the account can spend: its balance less what unfinished jobs hold (0 for an unknown account). */
@@ -59,20 +100,53 @@ export function creditsIn(db: Kysely<Tables>) {
 export function createCreditsUsecases(deps: { db: Database; clock: () => Date }) {
   const { db, clock } = deps;
   const credits = createCreditsRepository(db);
+  const keySpend = createKeySpendRepository(db);
+
+  /** Net credits charged per UTC day (charges less refunds), `days` entries oldest first ending today; keyId null: the whole account. */
+  async function dailySpend(accountId: string, keyId: string | null, days: number): Promise<{ date: string; credits: number }[]> {
+    const dates = lastDays(clock(), days);
+    const rows = await keySpend.dailyNet(accountId, keyId, dates[0]!);
+    const byDay = new Map(rows.map((row) => [row.day, Number(row.credits)]));
+    return dates.map((date) => ({ date, credits: byDay.get(date) ?? 0 }));
+  }
 
   return {
     /** Adds credits (operator grants). Returns the new gross balance (the ledger's `balance_after`). */
     async grant(accountId: string, amount: number, reason?: string): Promise<number> {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw creditsErrors.invalidAmount();
       const at = clock().toISOString();
-      const balance = await transaction(db, (trx) =>
-        createCreditsRepository(trx).apply({ accountId, kind: 'grant', amount, reason: reason ?? null, at }),
-      );
+      const balance = await transaction(db, async (trx) => {
+        const after = await createCreditsRepository(trx).apply({ accountId, kind: 'grant', amount, reason: reason ?? null, at });
+        await lowBalanceIn(trx).check(accountId, at);
+        return after;
+      });
       return balance!;
     },
 
     /** What the account can spend now: the dashboard's balance, the figure `GET /credits/balance` reads with the key. */
     spendableBalance: (accountId: string): Promise<number> => creditsIn(db).spendableBalance(accountId),
+
+    /** Each key's spend this UTC month, holds included: the figure its monthly limit is checked against. Keys that spent nothing are absent. */
+    async keySpend(accountId: string): Promise<Map<string, number>> {
+      const rows = await keySpend.byAccount(accountId, monthOf(clock()));
+      return new Map(rows.map((row) => [row.key_id, Number(row.spent)]));
+    },
+
+    dailySpend,
+
+    /** `GET /usage/daily`: the daily spend of the account or of its key shown with `prefix`, and that key's month so far. */
+    async dailyUsage(accountId: string, options: { prefix?: string; days: number }) {
+      const month = monthOf(clock());
+      const key = options.prefix === undefined ? undefined : await keySpend.findByPrefix(accountId, options.prefix, month);
+      if (options.prefix !== undefined && !key) throw creditsErrors.keyNotFound();
+      const days = await dailySpend(accountId, key?.id ?? null, options.days);
+      return {
+        key: key ? { name: key.name, prefix: key.prefix } : null,
+        days,
+        total: days.reduce((sum, day) => sum + day.credits, 0),
+        month_to_date: key ? { spent: Number(key.spent ?? 0), limit: key.limit, resets_at: nextMonthStart(month) } : null,
+      };
+    },
 
     async usage(accountId: string, options: { limit: number; cursor?: string }) {
       const before = decodeCursor(options.cursor, /^\d+$/);

@@ -88,7 +88,7 @@ export function createGenerateUsecases(deps: {
       const credits = creditsIn(trx);
       if (settled && refund > 0) {
         const at = clock().toISOString();
-        await credits.refund({ accountId: row.account_id, amount: refund, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
+        await credits.refund({ accountId: row.account_id, amount: refund, chargedAt: row.created_at, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
       }
       return { settled, balance: await credits.spendableBalance(row.account_id) };
     });

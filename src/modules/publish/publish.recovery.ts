@@ -44,7 +44,7 @@ export function settleRefunded(
     const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
     if (!(await createPublicationsRepository(trx).settle(row.id, change, from))) return false;
     if (row.charged > 0) {
-      const refund = { accountId: row.account_id, amount: row.charged, keyId: row.key_id, publicationId: row.id, reason: error, at };
+      const refund = { accountId: row.account_id, amount: row.charged, chargedAt: row.created_at, keyId: row.key_id, publicationId: row.id, reason: error, at };
       await creditsIn(trx).refund(refund);
     }
     return true;

@@ -89,6 +89,7 @@ export function createScrapeRunner(deps: {
         await creditsIn(trx).settleHold({
           accountId: row.account_id,
           held: row.price,
+          heldAt: row.created_at,
           charge: outcome.charge,
           keyId: row.key_id,
           scrapeId: row.id,

@@ -112,7 +112,7 @@ export function createScrapeUsecases(deps: {
       };
       // The hold and the queued scrape commit together: no hold without a scrape to settle it.
       await transaction(db, async (trx) => {
-        await creditsIn(trx).hold(caller.accountId, price);
+        await creditsIn(trx).hold({ accountId: caller.accountId, keyId: caller.keyId, amount: price, at: row.created_at });
         await createScrapesRepository(trx).insert(row);
       });
       await jobs.send(SCRAPE_QUEUE, { scrape_id: row.id }, scrapeJobOptions(jobsConfig));
