@@ -6,6 +6,8 @@ import { createLlmClient, type LlmClient } from '../integrations/llm/llm.client.
 import { createRedditClient, type RedditClient, type RedditClientOptions } from '../integrations/reddit/reddit.client.ts';
 import { createRedditUserClient, type RedditUserClient } from '../integrations/reddit/reddit.user.ts';
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
+import { createAccountSettingsUsecases } from '../modules/accounts/accounts.usecases.ts';
+import { createLowBalanceAlerts } from '../modules/credits/credits.alerts.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
@@ -29,6 +31,8 @@ import { createCoreUsecases } from './cli-services.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
 const RECOVERY_INTERVAL_MS = 30_000;
+/** Low-balance alerts not yet sent by an API call's own flush (a grant, a scrape settled by the worker) go out this often. */
+const ALERTS_INTERVAL_MS = 5_000;
 
 /** What tests (and only tests) replace: time, randomness, outside clients, an already-open database. */
 export interface Overrides {
@@ -87,6 +91,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     resolveHost: overrides.resolveHost ?? systemResolver,
   });
   await webhooks.sealClearSecrets();
+  const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
   const subreddits = createSubredditsUsecases({ db, reddit, clock });
   const runner = createScrapeRunner({
     db,
@@ -125,8 +130,16 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       );
     const timer = setInterval(recover, RECOVERY_INTERVAL_MS);
     timer.unref();
+    const alertsTimer = setInterval(
+      () => lowBalanceAlerts.flush().catch((error) => log.warn(describeDatabaseError(error), 'sending low-balance alerts failed; retried in 5 s')),
+      ALERTS_INTERVAL_MS,
+    );
+    alertsTimer.unref();
     await recover();
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      clearInterval(alertsTimer);
+    };
   }
 
   return {
@@ -155,6 +168,11 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     publish,
     connections,
     webhooks,
+    accountSettings: createAccountSettingsUsecases({ db, clock, assertWebhookUrl: webhooks.assertUrl }),
+    /** `flush()` sends pending `credits.low` webhooks; the worker runs it on a timer, API calls after they charge. */
+    lowBalanceAlerts,
+    /** "Now" for the pages that show it; pinned by tests like every usecase's. */
+    clock,
     startWorker,
     ping: async () => void (await sql`select 1`.execute(db)),
     async close() {

@@ -137,6 +137,8 @@ export async function buildServer(
     generate: services.generate,
     publish: services.publish,
     connections: services.connections,
+    accountSettings: services.accountSettings,
+    clock: services.clock,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,
   });

@@ -1,5 +1,8 @@
 import { AppError } from '../../shared/errors.ts';
 
+/** The highest low-balance threshold, like the highest key limit: past any balance anyone holds. */
+export const MAX_THRESHOLD = 1_000_000_000;
+
 export const accountsErrors = {
   notFound: (email: string) =>
     new AppError({ code: 'accounts.not_found', status: 404, message: `No account with email ${email}.` }),
@@ -9,6 +12,12 @@ export const accountsErrors = {
     new AppError({ code: 'accounts.invalid_email', status: 422, message: 'An email address looks like name@example.com.' }),
   weakPassword: () =>
     new AppError({ code: 'accounts.weak_password', status: 422, message: 'A password has at least 10 characters.' }),
+  invalidThreshold: () =>
+    new AppError({
+      code: 'accounts.invalid_threshold',
+      status: 422,
+      message: `A low-balance threshold is a whole number of credits from 1 to ${MAX_THRESHOLD.toLocaleString('en')}, or empty to switch alerts off.`,
+    }),
   signupDisabled: () =>
     new AppError({
       code: 'accounts.signup_disabled',

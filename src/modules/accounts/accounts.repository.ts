@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
-import type { Database } from '../../shared/db/database.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../../shared/db/database.ts';
 
-export const createAccountsRepository = (db: Database) => ({
+export const createAccountsRepository = (db: Kysely<Tables>) => ({
   /** False when the email is taken, also by a concurrent insert: the unique index decides, not a prior read. */
   async insert(row: { id: string; email: string; password_hash: string | null; created_at: string }): Promise<boolean> {
     const inserted = await db
@@ -26,12 +26,37 @@ export const createAccountsRepository = (db: Database) => ({
     await db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
   },
 
-  /** Every account, oldest first, with its count of active keys (one query, for the operator's list). */
-  list: () =>
+  settingsOf: (id: string) =>
+    db.selectFrom('accounts').select(['low_balance_threshold', 'webhook_url']).where('id', '=', id).executeTakeFirstOrThrow(),
+
+  /**
+   * A different threshold starts a new crossing state (alerted back to 0); false when it is the same
+   * one, which leaves the state alone. The update locks the row like a money move does.
+   */
+  async setThreshold(id: string, threshold: number | null): Promise<boolean> {
+    const result = await db
+      .updateTable('accounts')
+      .set({ low_balance_threshold: threshold, low_balance_alerted: 0 })
+      .where('id', '=', id)
+      .where((w) =>
+        threshold === null
+          ? w('low_balance_threshold', 'is not', null)
+          : w.or([w('low_balance_threshold', 'is', null), w('low_balance_threshold', '!=', threshold)]),
+      )
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  async setWebhookUrl(id: string, url: string | null): Promise<void> {
+    await db.updateTable('accounts').set({ webhook_url: url }).where('id', '=', id).execute();
+  },
+
+  /** Every account, oldest first, with its count of keys that still work at `at`, as the key cap counts them. */
+  list: (at: string) =>
     db
       .selectFrom('accounts as a')
       .select(['a.id', 'a.email', 'a.balance', 'a.created_at'])
-      .select(sql<number>`(select count(*) from api_keys k where k.account_id = a.id and k.revoked_at is null)`.as('active_keys'))
+      .select(sql<number>`(select count(*) from api_keys k where k.account_id = a.id and k.revoked_at is null and (k.expires_at is null or k.expires_at > ${at}))`.as('active_keys'))
       .orderBy('a.created_at')
       .orderBy('a.id')
       .execute(),

@@ -1,8 +1,9 @@
 import { hash, verify } from 'argon2';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { accountsErrors } from './accounts.errors.ts';
-import type { Database } from '../../shared/db/database.ts';
+import { accountsErrors, MAX_THRESHOLD } from './accounts.errors.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import { lowBalanceIn } from '../credits/credits.low-balance.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -67,8 +68,48 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
       return account;
     },
 
-    listAccounts: () => accounts.list(),
+    listAccounts: () => accounts.list(clock().toISOString()),
   };
 }
 
 export type AccountsUsecases = ReturnType<typeof createAccountsUsecases>;
+
+/**
+ * What an account owner sets for the account itself: the low-balance threshold and the endpoint of
+ * account-wide webhook events (`credits.low`). `assertWebhookUrl` is the webhooks module's check, the
+ * one a scrape's webhook_url passes.
+ */
+export function createAccountSettingsUsecases(deps: { db: Database; clock: () => Date; assertWebhookUrl: (url: string) => Promise<void> }) {
+  const { db, clock, assertWebhookUrl } = deps;
+  const accounts = createAccountsRepository(db);
+
+  return {
+    settings: (accountId: string) => accounts.settingsOf(accountId),
+
+    /** The spendable balance and threshold while the first is below the second (the dashboard banner); else null. */
+    lowBalance: (accountId: string) => lowBalanceIn(db).status(accountId),
+
+    /**
+     * Whole credits from 1, or null (off). A new threshold is checked at once, so a balance already
+     * below it alerts now, once, as if it had just crossed; setting the same value again changes nothing.
+     */
+    async setLowBalanceThreshold(accountId: string, threshold: number | null): Promise<void> {
+      if (threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 1 || threshold > MAX_THRESHOLD)) {
+        throw accountsErrors.invalidThreshold();
+      }
+      await transaction(db, async (trx) => {
+        const changed = await createAccountsRepository(trx).setThreshold(accountId, threshold);
+        if (changed) await lowBalanceIn(trx).check(accountId, clock().toISOString());
+      });
+    },
+
+    /** Null (or empty) removes the endpoint: `credits.low` alerts then only show on the dashboard. */
+    async setWebhookUrl(accountId: string, url: string | null): Promise<void> {
+      const endpoint = url?.trim() || null;
+      if (endpoint !== null) await assertWebhookUrl(endpoint);
+      await accounts.setWebhookUrl(accountId, endpoint);
+    },
+  };
+}
+
+export type AccountSettingsUsecases = ReturnType<typeof createAccountSettingsUsecases>;

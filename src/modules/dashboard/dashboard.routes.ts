@@ -12,6 +12,7 @@ import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
+import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
 import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
@@ -36,6 +37,10 @@ export interface DashboardOptions {
   connections?: ConnectionsUsecases;
   allowSignup: boolean;
   publicUrl: string | null;
+  /** The low-balance threshold and the account's webhook endpoint, and the banner every page shows below it. */
+  accountSettings: AccountSettingsUsecases;
+  /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
+  clock: () => Date;
 }
 
 const SECURITY_HEADERS = {
@@ -54,6 +59,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(cookie);
   await app.register(formbody);
   app.decorateRequest('dashboardSession', null);
+  app.decorateRequest('dashboardLowBalance', null);
   // The OpenAPI document describes /api/v1/ only; dashboard pages are not an API.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
@@ -66,7 +72,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     // Pages can hold a fresh token or account data; assets set their own caching.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
-  app.addHook('onRequest', loadSession(options.sessions, policy));
+  app.addHook('onRequest', loadSession(options.sessions, policy, options.accountSettings.lowBalance));
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error as FastifyError);
@@ -83,10 +89,17 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(async (member) => {
     member.addHook('onRequest', requireSession);
     member.addHook('preValidation', checkSessionCsrf);
-    await member.register(keysRoutes, { keys: options.keys, sessions: options.sessions, publicUrl: options.publicUrl, policy });
-    await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape });
+    await member.register(keysRoutes, {
+      keys: options.keys,
+      credits: options.credits,
+      sessions: options.sessions,
+      publicUrl: options.publicUrl,
+      policy,
+      clock: options.clock,
+    });
+    await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape, accountSettings: options.accountSettings });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish });
-    await member.register(webhooksRoutes, { webhooks: options.webhooks });
+    await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
   });
 };

@@ -6,8 +6,13 @@ import type { Viewer } from './views/layout.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     dashboardSession: Session | null;
+    /** The signed-in account's low balance, read with the session so every page can show the banner. */
+    dashboardLowBalance: Viewer['lowBalance'];
   }
 }
+
+/** The account's spendable balance and threshold while the first is below the second, else null. */
+export type LowBalanceOf = (accountId: string) => Promise<Viewer['lowBalance']>;
 
 export const SESSION_COOKIE = 'subpilot_session';
 /** Double-submit token of the sign-up and log-in forms, which are posted before a session exists. */
@@ -24,11 +29,12 @@ const baseCookie = (policy: CookiePolicy) =>
 const csrfOf = (request: FastifyRequest) => (request.body as { csrf?: unknown } | undefined)?.csrf;
 
 /** onRequest for every dashboard route: who is signed in, if anyone. A dead cookie is cleared. */
-export const loadSession = (sessions: SessionsUsecases, policy: CookiePolicy) =>
+export const loadSession = (sessions: SessionsUsecases, policy: CookiePolicy, lowBalanceOf: LowBalanceOf) =>
   async function (request: FastifyRequest, reply: FastifyReply) {
     const raw = request.cookies[SESSION_COOKIE];
     request.dashboardSession = await sessions.resolve(raw);
     if (raw !== undefined && !request.dashboardSession) reply.clearCookie(SESSION_COOKIE, baseCookie(policy));
+    if (request.dashboardSession) request.dashboardLowBalance = await lowBalanceOf(request.dashboardSession.accountId);
   };
 
 /** onRequest for pages behind log-in. */
@@ -73,4 +79,8 @@ export function sessionOf(request: FastifyRequest): Session {
 }
 
 export const viewerOf = (request: FastifyRequest): Viewer | null =>
-  request.dashboardSession && { email: request.dashboardSession.email, csrfToken: request.dashboardSession.csrfToken };
+  request.dashboardSession && {
+    email: request.dashboardSession.email,
+    csrfToken: request.dashboardSession.csrfToken,
+    lowBalance: request.dashboardLowBalance,
+  };

@@ -1,30 +1,39 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
 import { webhooksPage, type WebhooksPage } from './views/webhooks.ts';
 
-const NOTICES = { sent: 'The test event was queued; its delivery is listed below.', retried: 'The delivery was queued to be tried again now.' };
-const listQuery = Type.Object({ done: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('retried')])) });
-const testBody = Type.Object({ csrf: Type.Optional(Type.String()), webhook_url: Type.String({ maxLength: 2000 }) });
+const NOTICES = {
+  sent: 'The test event was queued; its delivery is listed below.',
+  retried: 'The delivery was queued to be tried again now.',
+  endpoint: 'The account endpoint was saved.',
+};
+const listQuery = Type.Object({ done: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('retried'), Type.Literal('endpoint')])) });
+const urlBody = Type.Object({ csrf: Type.Optional(Type.String()), webhook_url: Type.String({ maxLength: 2000 }) });
 const retryParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const csrfOnly = Type.Object({ csrf: Type.Optional(Type.String()) });
 
 /**
- * The account's webhook signing secret and its recent deliveries with every attempt; a test event,
- * and "retry now" on a delivery that failed or waits. Behind requireSession.
+ * The account's webhook signing secret, its own endpoint (`credits.low`) and its recent deliveries
+ * with every attempt; a test event, and "retry now" on a delivery that failed or waits. Behind requireSession.
  */
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUsecases }> = async (app, { webhooks }) => {
-  const renderPage = async (request: FastifyRequest, extras: Omit<WebhooksPage, 'viewer' | 'secret' | 'deliveries'>) => {
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUsecases; accountSettings: AccountSettingsUsecases }> = async (
+  app,
+  { webhooks, accountSettings },
+) => {
+  const renderPage = async (request: FastifyRequest, extras: Omit<WebhooksPage, 'viewer' | 'secret' | 'deliveries' | 'endpoint'>) => {
     const { accountId } = sessionOf(request);
     // Without SECRET_KEY there is no secret to show (none is created); the page says why.
-    const [secret, deliveries] = await Promise.all([
+    const [secret, deliveries, settings] = await Promise.all([
       webhooks.configured ? webhooks.secretFor(accountId) : null,
       webhooks.recentDeliveries(accountId),
+      accountSettings.settings(accountId),
     ]);
-    return webhooksPage({ viewer: viewerOf(request)!, secret, deliveries, ...extras });
+    return webhooksPage({ viewer: viewerOf(request)!, secret, deliveries, endpoint: settings.webhook_url, ...extras });
   };
 
   app.get('/webhooks', { schema: { querystring: listQuery } }, async (request, reply) => {
@@ -32,7 +41,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUseca
     return sendPage(reply, await renderPage(request, { notice: done ? NOTICES[done] : undefined }));
   });
 
-  app.post('/webhooks/test', { schema: { body: testBody } }, async (request, reply) => {
+  app.post('/webhooks/test', { schema: { body: urlBody } }, async (request, reply) => {
     const url = request.body.webhook_url.trim();
     try {
       await webhooks.sendTest(sessionOf(request).accountId, url);
@@ -41,6 +50,17 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUseca
       return sendPage(reply, await renderPage(request, { testError: problem.message, testUrl: url }), problem.status);
     }
     return reply.redirect('/dashboard/webhooks?done=sent', 303);
+  });
+
+  app.post('/webhooks/endpoint', { schema: { body: urlBody } }, async (request, reply) => {
+    const url = request.body.webhook_url.trim();
+    try {
+      await accountSettings.setWebhookUrl(sessionOf(request).accountId, url);
+    } catch (error) {
+      const problem = formProblem(error);
+      return sendPage(reply, await renderPage(request, { endpointError: problem.message, endpointInput: url }), problem.status);
+    }
+    return reply.redirect('/dashboard/webhooks?done=endpoint', 303);
   });
 
   app.post('/webhooks/deliveries/:id/retry', { schema: { params: retryParams, body: csrfOnly } }, async (request, reply) => {

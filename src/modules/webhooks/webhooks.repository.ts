@@ -3,8 +3,9 @@ import type { Database } from '../../shared/db/database.ts';
 import type { WebhookDeliveriesTable } from './webhooks.tables.ts';
 
 export const createWebhooksRepository = (db: Database) => ({
+  /** An id already recorded is left as it is: enqueueing an event with a derived id is idempotent. */
   async insertDelivery(row: Insertable<WebhookDeliveriesTable>) {
-    await db.insertInto('webhook_deliveries').values(row).execute();
+    await db.insertInto('webhook_deliveries').values(row).onConflict((conflict) => conflict.column('id').doNothing()).execute();
   },
 
   findDelivery: (id: string) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),

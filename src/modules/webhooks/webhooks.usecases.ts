@@ -77,9 +77,13 @@ export function createWebhooksUsecases(deps: {
       startAfterSeconds,
     });
 
-  async function enqueue(event: { accountId: string; scrapeId: string | null; url: string; type: string; data: unknown }) {
+  /**
+   * An event given its own `id` (one derived from what it announces) is recorded once however often it
+   * is enqueued; each call still queues a job, which finds nothing to do if another already delivered it.
+   */
+  async function enqueue(event: { id?: string; accountId: string; scrapeId: string | null; url: string; type: string; data: unknown }) {
     const now = clock();
-    const id = newId('msg', now, random);
+    const id = event.id ?? newId('msg', now, random);
     const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
     await webhooks.insertDelivery({
       id,

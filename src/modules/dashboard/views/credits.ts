@@ -1,6 +1,6 @@
 import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { cursorPager, page, when, type Viewer } from './layout.ts';
+import { csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
 
@@ -41,13 +41,43 @@ function ledgerTable(usage: Usage): Html {
 </table></div>`;
 }
 
-export function creditsPage(view: { viewer: Viewer; balance: number; usage: Usage; firstPage: boolean }): Html {
+export interface CreditsPage {
+  viewer: Viewer;
+  balance: number;
+  usage: Usage;
+  firstPage: boolean;
+  /** The saved low-balance threshold (null: off). */
+  threshold: number | null;
+  notice?: string;
+  /** A refused threshold, shown beside its form, which `thresholdInput` refills. */
+  thresholdError?: string;
+  thresholdInput?: string;
+}
+
+function thresholdForm(view: CreditsPage): Html {
+  const value = view.thresholdInput ?? (view.threshold === null ? '' : String(view.threshold));
+  return html`<section class="card" aria-labelledby="low-balance">
+  <h2 id="low-balance">Low-balance alert</h2>
+  <p>When the balance you can spend falls below this many credits, every dashboard page shows a banner until it is
+  back above, and a signed <code>credits.low</code> webhook goes to the account's endpoint (set on the
+  <a href="/dashboard/webhooks">Webhooks</a> page), once each time it falls below. Leave it empty to switch alerts off.</p>
+  ${errorBox(view.thresholdError)}
+  <form method="post" action="/dashboard/credits/low-balance" class="inline threshold">
+    ${csrfField(view.viewer.csrfToken)}
+    <label>Alert below (credits) <input type="number" name="threshold" value="${value}" min="1" max="1000000000" step="1" inputmode="numeric"></label>
+    <button type="submit">Save threshold</button>
+  </form>
+</section>`;
+}
+
+export function creditsPage(view: CreditsPage): Html {
   const { usage } = view;
   return page({
     title: 'Credits',
     viewer: view.viewer,
     section: 'credits',
-    body: html`<p class="balance">Balance: <strong>${view.balance}</strong> credits</p>
+    body: html`${noticeBox(view.notice)}<p class="balance">Balance: <strong>${view.balance}</strong> credits</p>
+${thresholdForm(view)}
 <section aria-labelledby="usage">
   <h2 id="usage">Usage, newest first</h2>
   ${ledgerTable(usage)}

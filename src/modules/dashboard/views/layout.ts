@@ -3,6 +3,8 @@ import { html, type Html } from '../html.ts';
 export interface Viewer {
   email: string;
   csrfToken: string;
+  /** Set while the spendable balance is below the account's low-balance threshold: every page says so. */
+  lowBalance?: { available: number; threshold: number } | null;
 }
 
 type Section = 'keys' | 'credits' | 'scrapes' | 'drafts' | 'publications' | 'webhooks' | 'connections';
@@ -39,6 +41,13 @@ export const errorBox = (message: string | undefined) =>
 export const noticeBox = (message: string | undefined) =>
   message ? html`<p class="alert alert-ok" role="status">${message}</p>` : null;
 
+const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+const lowBalanceBanner = (low: Viewer['lowBalance']) =>
+  low
+    ? html`<p class="alert alert-warn low-balance" role="status">Low balance: ${credits(low.available)} left (alert below ${low.threshold}). <a href="/dashboard/credits">Credits</a></p>`
+    : null;
+
 /** `refreshSeconds` reloads the page that often (a meta refresh: no script, so the CSP allows it). */
 export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html; refreshSeconds?: number }): Html {
   const { title, viewer, section, body, refreshSeconds } = options;
@@ -67,6 +76,7 @@ ${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">\
   ${nav}
 </header>
 <main>
+${lowBalanceBanner(viewer?.lowBalance)}
 <h1>${title}</h1>
 ${body}
 </main>

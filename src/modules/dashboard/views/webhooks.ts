@@ -8,6 +8,8 @@ type Delivery = Deliveries[number];
 export interface WebhooksPage {
   viewer: Viewer;
   secret: string | null;
+  /** The account's own endpoint, for `credits.low` (null: none). */
+  endpoint: string | null;
   deliveries: Deliveries;
   notice?: string;
   /** A refused test event, shown beside its form (which `testUrl` refills). */
@@ -15,6 +17,9 @@ export interface WebhooksPage {
   testUrl?: string;
   /** A refused retry, shown above the deliveries. */
   error?: string;
+  /** A refused account endpoint, shown beside its form (which `endpointInput` refills). */
+  endpointError?: string;
+  endpointInput?: string;
 }
 
 function attemptsList(attempts: Delivery['attempts']): Html {
@@ -50,6 +55,21 @@ function testForm(view: WebhooksPage): Html {
 </section>`;
 }
 
+function endpointForm(view: WebhooksPage): Html {
+  return html`<section class="card" aria-labelledby="account-endpoint">
+  <h2 id="account-endpoint">Account endpoint</h2>
+  <p>Events about the account rather than one scrape go here, signed like the others: <code>credits.low</code>, sent
+  once each time the balance falls below the threshold set on the <a href="/dashboard/credits">Credits</a> page.
+  Leave it empty to send none.</p>
+  ${errorBox(view.endpointError)}
+  <form method="post" action="/dashboard/webhooks/endpoint" class="inline">
+    ${csrfField(view.viewer.csrfToken)}
+    <label>Endpoint URL <input type="url" name="webhook_url" value="${view.endpointInput ?? view.endpoint ?? ''}" placeholder="https://" maxlength="2000"></label>
+    <button type="submit">Save endpoint</button>
+  </form>
+</section>`;
+}
+
 function deliveriesTable(view: WebhooksPage): Html {
   if (view.deliveries.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
   return html`<div class="table-scroll"><table>
@@ -57,7 +77,9 @@ function deliveriesTable(view: WebhooksPage): Html {
   <tbody>${view.deliveries.map(
     (d) => html`<tr>
     <td>${when(d.created_at)}</td>
-    <td>${d.event_type}${d.scrape_id ? html`<br><a href="/dashboard/scrapes/${d.scrape_id}">Its scrape</a>` : null}</td>
+    <td>${d.event_type}${d.scrape_id ? html`<br><a href="/dashboard/scrapes/${d.scrape_id}">Its scrape</a>` : null}${
+      d.event_type === 'credits.low' ? html`<br><a href="/dashboard/credits">Credits</a>` : null
+    }</td>
     <td class="url"><code class="wrap-anywhere">${d.url}</code></td><td>${stateCell(d, view.viewer.csrfToken)}</td><td>${attemptsList(d.attempts)}</td>
   </tr>`,
   )}</tbody>
@@ -83,6 +105,7 @@ export function webhooksPage(view: WebhooksPage): Html {
   }
   <p class="muted">Failed deliveries are retried with doubling delays for more than 24 hours.</p>
 </section>
+${view.secret === null ? null : endpointForm(view)}
 ${view.secret === null ? null : testForm(view)}
 <section aria-labelledby="deliveries">
   <h2 id="deliveries">Recent deliveries</h2>

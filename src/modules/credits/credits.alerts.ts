@@ -1,0 +1,84 @@
+import type { Database } from '../../shared/db/database.ts';
+
+export const LOW_BALANCE_EVENT = 'credits.low';
+/** Alerts read per query; a flush goes on until none is left. */
+const BATCH = 100;
+
+/** What the sender needs of the webhooks usecases: an enqueue that records one delivery per id. */
+interface WebhookQueue {
+  enqueue(event: { id: string; accountId: string; scrapeId: null; url: string; type: string; data: unknown }): Promise<string>;
+}
+
+/**
+ * The delivery of an alert has an id made from the alert's: enqueueing it twice (two flushes racing,
+ * or a crash between the enqueue and marking the alert sent) records one delivery, so a receiver
+ * never hears of one crossing twice. Same shape as other ids (time first), so the log sorts by time.
+ */
+export const deliveryIdOf = (alert: { id: number; created_at: string }) =>
+  `msg_${Date.parse(alert.created_at).toString(16).padStart(12, '0')}${alert.id.toString(16).padStart(16, '0')}`;
+
+/**
+ * Sends the `credits.low` webhooks of the alerts that money moves wrote (see credits.low-balance.ts)
+ * to each account's own endpoint; an account without one has its alerts marked sent unsent (the
+ * dashboard banner still shows). `flush` runs on a timer in the worker and after billable API calls.
+ */
+export function createLowBalanceAlerts(deps: { db: Database; webhooks: WebhookQueue; clock: () => Date }) {
+  const { db, webhooks, clock } = deps;
+
+  async function sendBatch(): Promise<number> {
+    const alerts = await db
+      .selectFrom('low_balance_alerts as l')
+      .innerJoin('accounts as a', 'a.id', 'l.account_id')
+      .select(['l.id', 'l.account_id', 'l.available', 'l.threshold', 'l.created_at', 'a.webhook_url'])
+      .where('l.sent_at', 'is', null)
+      .orderBy('l.id')
+      .limit(BATCH)
+      .execute();
+    for (const alert of alerts) {
+      const id = Number(alert.id);
+      if (alert.webhook_url) {
+        await webhooks.enqueue({
+          id: deliveryIdOf({ id, created_at: alert.created_at }),
+          accountId: alert.account_id,
+          scrapeId: null,
+          url: alert.webhook_url,
+          type: LOW_BALANCE_EVENT,
+          data: { available: alert.available, threshold: alert.threshold, crossed_at: alert.created_at },
+        });
+      }
+      await db.updateTable('low_balance_alerts').set({ sent_at: clock().toISOString() }).where('id', '=', id).where('sent_at', 'is', null).execute();
+    }
+    return alerts.length;
+  }
+
+  async function sendAll() {
+    while ((await sendBatch()) === BATCH);
+  }
+
+  // A call made while a pass runs waits for one more pass, which begins after the current one and so
+  // after the caller's money move committed; a burst of calls shares that one pass.
+  let current: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  function start(): Promise<void> {
+    const pass: Promise<void> = sendAll().finally(() => {
+      if (current === pass) current = null;
+    });
+    current = pass;
+    return pass;
+  }
+
+  return {
+    flush(): Promise<void> {
+      if (!current) return start();
+      queued ??= current
+        .catch(() => undefined)
+        .then(() => {
+          queued = null;
+          return start();
+        });
+      return queued;
+    },
+  };
+}
+
+export type LowBalanceAlerts = ReturnType<typeof createLowBalanceAlerts>;
