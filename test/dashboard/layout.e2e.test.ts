@@ -34,6 +34,14 @@ const PAGES: LayoutPage[] = [
     },
   },
   { name: 'keys', path: '/dashboard/keys' },
+  {
+    name: 'key',
+    path: '/dashboard/keys',
+    setup: async (page) => {
+      await page.getByRole('link', { name: 'n8n production workflow' }).click();
+      await page.waitForURL(/\/dashboard\/keys\/key_/);
+    },
+  },
   { name: 'credits', path: '/dashboard/credits' },
   { name: 'scrapes', path: '/dashboard/scrapes' },
   { name: 'scrape-results', path: (f) => `/dashboard/scrapes/${f.scrapeId}` },

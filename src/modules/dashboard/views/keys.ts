@@ -1,45 +1,74 @@
-import type { KeysUsecases } from '../../keys/keys.usecases.ts';
+import { SCOPES, type Scope } from '../../keys/keys.scopes.ts';
 import { html, type Html } from '../html.ts';
-import { badge, csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+import { keyState, scopesText, spentText, tokenBlock, works, type KeyRow } from './key-parts.ts';
+import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
-/** One of the account's keys, as the keys usecases list them. */
-type KeyRow = Awaited<ReturnType<KeysUsecases['listKeys']>>[number];
+/** What the create form shows: as typed, after a refusal; empty (every scope) otherwise. */
+export interface KeyForm {
+  name: string;
+  scopes: readonly Scope[];
+  limit: string;
+  expires: string;
+}
 
 export interface KeysPage {
   viewer: Viewer;
   keys: KeyRow[];
+  /** Each key's spend this UTC month, holds included (absent: nothing spent). */
+  spent: Map<string, number>;
+  now: Date;
   apiBase: string;
   /** Present only in the reply to the create POST: the one time the token is ever shown. */
   created?: { name: string; token: string };
   error?: string;
-  name?: string;
+  form?: KeyForm;
   notice?: string;
 }
 
-function createdBlock(created: { name: string; token: string }): Html {
-  return html`<section class="card created" aria-labelledby="new-key">
-  <h2 id="new-key">Your new key “${created.name}”</h2>
-  <p class="warning"><strong>Copy this key now: it will not be shown again.</strong>
-    Only its fingerprint is stored, so it cannot be recovered; if you lose it, revoke it and create a new one.</p>
-  <div class="token-row">
-    <code id="new-token" class="token">${created.token}</code>
-    <button type="button" class="copy" data-copy="new-token" hidden>Copy</button>
-  </div>
-</section>`;
+const SCOPE_HINTS: Record<Scope, string> = {
+  read: 'balance, usage, own results',
+  scrape: 'search Reddit',
+  monitors: 'keyword monitors',
+  generate: 'write drafts',
+  publish: 'post to Reddit',
+};
+
+function createForm(viewer: Viewer, form: KeyForm, today: string): Html {
+  return html`<form method="post" action="/dashboard/keys" class="key-form">
+    ${csrfField(viewer.csrfToken)}
+    <label class="key-name">Name <span class="muted">(the tool that will use it, e.g. n8n)</span>
+      <input type="text" name="name" value="${form.name}" maxlength="64" required></label>
+    <fieldset class="scopes">
+      <legend>Scopes <span class="muted">(what the key may do)</span></legend>
+      <input type="hidden" name="scopes" value="">
+      ${SCOPES.map(
+        (scope) => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${form.scopes.includes(scope) ? html` checked` : null}>
+        ${scope} <span class="muted">${SCOPE_HINTS[scope]}</span></label>`,
+      )}
+    </fieldset>
+    <label>Monthly credit limit <span class="muted">(optional)</span>
+      <input type="number" name="monthly_limit" value="${form.limit}" min="1" max="1000000000" step="1" inputmode="numeric">
+      <small class="muted">Whole credits per UTC calendar month; calls past it are refused.</small></label>
+    <label>Expires <span class="muted">(optional)</span>
+      <input type="date" name="expires" value="${form.expires}" min="${today}">
+      <small class="muted">The key works through this day and stops at 00:00 UTC the next.</small></label>
+    <button type="submit">Create key</button>
+  </form>`;
 }
 
-function keysTable(keys: KeyRow[]): Html {
+function keysTable(keys: KeyRow[], spent: Map<string, number>, now: Date): Html {
   if (keys.length === 0) return html`<p class="muted">No keys yet. Create one above for each tool that calls the API.</p>`;
-  return html`<div class="table-scroll"><table>
-  <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>State</th><th></th></tr></thead>
+  return html`<div class="table-scroll"><table class="keys">
+  <thead><tr><th>Name and key</th><th>Scopes</th><th class="num">Spent this month</th><th>Expires</th><th>Last used</th><th>State</th><th></th></tr></thead>
   <tbody>
   ${keys.map(
-    (key) => html`<tr class="${key.revoked_at ? 'revoked' : ''}">
-    <td>${key.name}</td>
-    <td><code>${key.prefix}…</code></td>
-    <td>${when(key.created_at)}</td>
+    (key) => html`<tr class="${works(key, now) ? '' : 'revoked'}">
+    <td class="key-name"><a href="/dashboard/keys/${key.id}">${key.name}</a> <code>${key.prefix}…</code></td>
+    <td>${scopesText(key)}</td>
+    <td class="num">${spentText(key, spent.get(key.id) ?? 0)}</td>
+    <td>${when(key.expires_at, '—')}</td>
     <td>${when(key.last_used_at)}</td>
-    <td>${badge(key.revoked_at ? 'revoked' : 'active')}</td>
+    <td>${keyState(key, now)}</td>
     <td>${key.revoked_at ? null : html`<a class="danger" href="/dashboard/keys/${key.id}/revoke">Revoke</a>`}</td>
   </tr>`,
   )}
@@ -64,30 +93,27 @@ curl -X POST ${apiBase}/api/v1/scrape \\
     <li>Keep it out of client-side code, mobile apps and public repositories.</li>
     <li>Keep it in an environment variable or a credential store.</li>
     <li>Use one key per tool, so you can revoke one without stopping the others.</li>
-    <li>Revoke a key as soon as you doubt it is still secret, and create a new one.</li>
+    <li>Give each key only the scopes its tool needs, and a monthly limit: a leaked key then costs at most that.</li>
+    <li>Revoke a key as soon as you doubt it is still secret, or roll it to replace it without an outage.</li>
   </ul>
 </section>`;
 }
 
 export function keysPage(view: KeysPage): Html {
+  const form = view.form ?? { name: '', scopes: SCOPES, limit: '', expires: '' };
   return page({
     title: 'API keys',
     viewer: view.viewer,
     section: 'keys',
-    body: html`${noticeBox(view.notice)}${view.created ? createdBlock(view.created) : null}
+    body: html`${noticeBox(view.notice)}${view.created ? tokenBlock(view.created.name, view.created.token) : null}
 <section class="card" aria-labelledby="create-key">
   <h2 id="create-key">Create a key</h2>
   ${errorBox(view.error)}
-  <form method="post" action="/dashboard/keys" class="inline">
-    ${csrfField(view.viewer.csrfToken)}
-    <label>Name <span class="muted">(the tool that will use it, e.g. n8n)</span>
-      <input type="text" name="name" value="${view.name ?? ''}" maxlength="64" required></label>
-    <button type="submit">Create key</button>
-  </form>
+  ${createForm(view.viewer, form, view.now.toISOString().slice(0, 10))}
 </section>
 <section aria-labelledby="your-keys">
   <h2 id="your-keys">Your keys</h2>
-  ${keysTable(view.keys)}
+  ${keysTable(view.keys, view.spent, view.now)}
 </section>
 ${gettingStarted(view.apiBase)}`,
   });
