@@ -74,10 +74,12 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(generateRoutes, { generate: services.generate });
   await api.register(publishRoutes, { publish: services.publish });
 
-  // After a billable call, send any low-balance alert it wrote now rather than at the worker's next pass.
-  // Not awaited: the answer is already out, and an alert left unsent here is sent by that pass.
-  api.addHook('onResponse', async (request) => {
-    if (request.method !== 'POST' || !request.caller) return;
+  // After a billable call that went through, send any low-balance alert it wrote now rather than at the
+  // worker's next pass. Not awaited: the answer is already out, and an alert left unsent here is sent by
+  // that pass. A refused call rolled its transaction back and wrote none, so it costs no query (the 402
+  // path ran at half speed in the benchmark when every POST looked).
+  api.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'POST' || !request.caller || reply.statusCode >= 400) return;
     services.lowBalanceAlerts.flush().catch((error) => request.log.warn({ err: error }, 'sending low-balance alerts failed; the worker retries'));
   });
 };
