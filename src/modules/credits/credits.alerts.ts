@@ -19,8 +19,8 @@ export const deliveryIdOf = (alert: { id: number; created_at: string }) =>
 
 /**
  * Sends the `credits.low` webhooks of the alerts that money moves wrote (see credits.low-balance.ts)
- * to each account's own endpoint; an account without one has its alerts marked sent unsent (the
- * dashboard banner still shows). `flush` runs on a timer in the worker and after billable API calls.
+ * to each account's own endpoint; an account without one has its alerts marked sent with nothing
+ * delivered (the dashboard banner still shows). `flush` runs on a timer in the worker and after billable API calls.
  */
 export function createLowBalanceAlerts(deps: { db: Database; webhooks: WebhookQueue; clock: () => Date }) {
   const { db, webhooks, clock } = deps;

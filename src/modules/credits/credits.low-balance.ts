@@ -9,37 +9,30 @@ export interface LowBalance {
 /**
  * Low-balance alerts (issue 13). `check` runs inside the transaction of every money move, after it:
  * one guarded statement flips the account's `low_balance_alerted` flag when the spendable balance
- * crosses its threshold, and a crossing downwards writes one `low_balance_alerts` row, sent later.
+ * crosses its threshold, either way, and a crossing downwards writes one `low_balance_alerts` row, sent later.
  * The move has already locked the account's row (PostgreSQL) or taken the write lock (SQLite), so
  * concurrent moves see each other's flag: exactly one of them writes the alert of a crossing.
  */
 export function lowBalanceIn(db: Kysely<Tables>) {
   return {
     async check(accountId: string, at: string): Promise<void> {
-      const crossed = await db
+      // One statement whatever happens: it matches only when the flag must flip, so the usual move (no
+      // threshold, or no crossing) costs one indexed no-op update.
+      const below = sql<number>`case when low_balance_threshold is not null and balance - held < low_balance_threshold then 1 else 0 end`;
+      const flipped = await db
         .updateTable('accounts')
-        .set({ low_balance_alerted: 1 })
+        .set({ low_balance_alerted: below })
         .where('id', '=', accountId)
-        .where('low_balance_alerted', '=', 0)
-        .where('low_balance_threshold', 'is not', null)
-        .where(sql<boolean>`balance - held < low_balance_threshold`)
-        .returning([sql<number>`balance - held`.as('available'), 'low_balance_threshold'])
+        .where('low_balance_alerted', '<>', below)
+        .returning(['low_balance_alerted', sql<number>`balance - held`.as('available'), 'low_balance_threshold'])
         .executeTakeFirst();
-      if (crossed) {
+      // Fell below: this crossing's one alert. Back at or above (or no threshold any more): the next fall is a new crossing.
+      if (flipped?.low_balance_alerted === 1) {
         await db
           .insertInto('low_balance_alerts')
-          .values({ account_id: accountId, available: Number(crossed.available), threshold: crossed.low_balance_threshold!, created_at: at, sent_at: null })
+          .values({ account_id: accountId, available: Number(flipped.available), threshold: flipped.low_balance_threshold!, created_at: at, sent_at: null })
           .execute();
-        return;
       }
-      // Back at or above the threshold (or no threshold any more): the next fall is a new crossing.
-      await db
-        .updateTable('accounts')
-        .set({ low_balance_alerted: 0 })
-        .where('id', '=', accountId)
-        .where('low_balance_alerted', '=', 1)
-        .where(sql<boolean>`(low_balance_threshold is null or balance - held >= low_balance_threshold)`)
-        .execute();
     },
 
     /** The spendable balance and the threshold while the first is below the second (the banner), else null. */
