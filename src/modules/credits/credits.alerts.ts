@@ -1,3 +1,4 @@
+import { idOf } from '../../shared/crypto/ids.ts';
 import type { Database } from '../../shared/db/database.ts';
 
 export const LOW_BALANCE_EVENT = 'credits.low';
@@ -15,7 +16,7 @@ interface WebhookQueue {
  * never hears of one crossing twice. Same shape as other ids (time first), so the log sorts by time.
  */
 export const deliveryIdOf = (alert: { id: number; created_at: string }) =>
-  `msg_${Date.parse(alert.created_at).toString(16).padStart(12, '0')}${alert.id.toString(16).padStart(16, '0')}`;
+  idOf('msg', new Date(alert.created_at), alert.id.toString(16).padStart(16, '0'));
 
 /**
  * Sends the `credits.low` webhooks of the alerts that money moves wrote (see credits.low-balance.ts)

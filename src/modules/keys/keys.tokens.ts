@@ -11,7 +11,9 @@ export const generateToken = (random: RandomBytes): string => TOKEN_PREFIX + ran
 export const fingerprintOf = (token: string): string => sha256(token);
 
 /** What the dashboard and CLI show: `ak_live_` and the 8 characters after it. */
-export const displayPrefixOf = (token: string): string => token.slice(0, TOKEN_PREFIX.length + 8);
+/** `ak_live_` and 8 hex digits: what lists show of a key; no secret. */
+export const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 8;
+export const displayPrefixOf = (token: string): string => token.slice(0, DISPLAY_PREFIX_LENGTH);
 
 /** The fingerprint of a well-formed key in these header values, else null (no lookup, no error). */
 export function fingerprintOfHeader(values: readonly string[] | undefined): string | null {

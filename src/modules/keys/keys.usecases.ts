@@ -1,5 +1,5 @@
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
+import { DISPLAY_PREFIX_LENGTH, displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
 import { keysErrors } from './keys.errors.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
@@ -43,7 +43,7 @@ const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token
  * `?key=` also names a key by its display prefix (`GET /usage/daily?key=ak_live_1a2b3c4d`), which is
  * no secret. A value no longer than a prefix cannot hold a key; a longer one may, and is refused.
  */
-const SHORT_KEY_PARAMETER = { name: 'key', maxLength: displayPrefixOf('x'.repeat(72)).length };
+const SHORT_KEY_PARAMETER = { name: 'key', maxLength: DISPLAY_PREFIX_LENGTH };
 
 const holdsKeyInUrl = (query: Record<string, unknown>) =>
   Object.entries(query).some(([name, value]) => {
