@@ -99,6 +99,7 @@ describe.each(engines)('an unexpected failure of a scrape on %s', (engine) => {
       search: () => Promise.reject(new TypeError('something nobody planned for')),
       getPost: () => Promise.resolve(null),
       describeSubreddits: (names) => Promise.resolve(names.map((name) => ({ name, displayName: name, state: 'ok', nsfw: false }))),
+      listing: () => Promise.reject(new TypeError('something nobody planned for')),
     };
     const app = await startTestApp(engine, { overrides: { reddit, log: logInto(lines) } });
     try {

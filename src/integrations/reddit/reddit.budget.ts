@@ -6,8 +6,14 @@
  */
 import { budgetUsedUp } from './reddit.ratelimit.ts';
 
-/** The consumer of calls made for no account in particular (subreddit look-ups, monitors). */
+/** The consumer of calls made for no account in particular (subreddit look-ups). */
 export const SYSTEM_CONSUMER = 'system';
+/**
+ * The monitors' poller: it goes last. It takes no share from the others and, while any other consumer
+ * competes, leaves a quarter of the window to them; monitors read less often instead (their interval
+ * stretches), so a one-off scrape is never held back by the background reading.
+ */
+export const MONITORS_CONSUMER = 'monitors';
 
 const WINDOW_MS = 60_000;
 /**
@@ -50,11 +56,15 @@ export function decide(entries: BudgetEntry[], consumer: string, nowMs: number, 
   const usedOf = (entry: BudgetEntry | undefined) => (entry && entry.window === window ? entry.used : 0);
   const total = entries.reduce((sum, entry) => sum + usedOf(entry), 0);
   const mine = entries.find((entry) => entry.consumer === consumer);
-  const others = entries.filter((entry) => entry.consumer !== consumer && entry.activeUntil > nowMs);
+  const others = entries.filter(
+    (entry) => entry.consumer !== consumer && entry.consumer !== MONITORS_CONSUMER && entry.activeUntil > nowMs,
+  );
   const share = Math.max(1, Math.floor(perMinute / (others.length + 1)));
   let result: Decision = { granted: true };
   if (total >= perMinute) result = { granted: false, retryAtMs: windowEnd };
-  else if (others.length > 0 && usedOf(mine) >= share) {
+  else if (consumer === MONITORS_CONSUMER) {
+    if (others.length > 0 && total >= perMinute - Math.ceil(perMinute / 4)) result = { granted: false, retryAtMs: windowEnd };
+  } else if (others.length > 0 && usedOf(mine) >= share) {
     // Ask again when the window turns or when one of the others may have stopped competing.
     result = { granted: false, retryAtMs: Math.min(windowEnd, ...others.map((entry) => entry.activeUntil)) };
   }

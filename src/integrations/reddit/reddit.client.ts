@@ -17,7 +17,15 @@ import {
   subredditInfoPath,
 } from './reddit.query.ts';
 import { isRetryableStatus } from './reddit.ratelimit.ts';
-import type { RedditPost, SearchInput, SearchOutput, SkippedItem, SubredditDescription } from './reddit.types.ts';
+import type {
+  ListingInput,
+  ListingOutput,
+  RedditPost,
+  SearchInput,
+  SearchOutput,
+  SkippedItem,
+  SubredditDescription,
+} from './reddit.types.ts';
 
 export interface RedditClient {
   search(input: SearchInput): Promise<SearchOutput>;
@@ -28,6 +36,11 @@ export interface RedditClient {
    * `/api/info?sr_name=` per 100 names, then an about page only for those that answer cannot settle.
    */
   describeSubreddits(names: string[]): Promise<SubredditDescription[]>;
+  /**
+   * One page (limit=100, raw_json=1) of `/r/a+b+c/new` (posts) or `/r/a+b+c/comments` (comments),
+   * newest first. Throws RedditUnavailableError (429 / 5xx after retries) and RedditBlockedError.
+   */
+  listing(input: ListingInput): Promise<ListingOutput>;
 }
 
 export interface RedditClientOptions {
@@ -80,6 +93,10 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
       return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
     },
     describeSubreddits: (names) => describeSubreddits(http, names),
+    // Issue 12 (helper "reddit" replaces this stub with reddit.listings.ts).
+    listing: async () => {
+      throw new Error('listing: not built yet');
+    },
   };
 }
 

@@ -73,3 +73,45 @@ export interface SearchOutput {
   /** Posts Reddit sent that could not be read and were left out (absent: none). */
   skipped?: SkippedItem[];
 }
+
+/** A post or a comment from a subreddit's newest-first listing (`/r/a+b/new`, `/r/a+b/comments`). */
+export interface RedditItem {
+  type: 'post' | 'comment';
+  /** Fullname: "t3_…" for a post, "t1_…" for a comment. */
+  id: string;
+  /** Name without "r/", as Reddit spells it. */
+  subreddit: string;
+  /** The post's title; for a comment, the title of the post it was written under (link_title). */
+  title: string;
+  /** A post's selftext, a comment's body. */
+  body: string;
+  author: string;
+  /** Absolute https URL of the post or of the comment itself. */
+  permalink: string;
+  /** ISO 8601 from created_utc. */
+  created_at: string;
+  /** over_18 (a comment carries its post's flag). */
+  nsfw: boolean;
+}
+
+export interface ListingInput {
+  /** Names WITHOUT "r/"; all in one request (the caller keeps the path short enough). */
+  subreddits: string[];
+  source: 'posts' | 'comments';
+  /** Fullname to read older than (Reddit's `after`); null: the newest page. */
+  after: string | null;
+  /** Who the request is for in the shared budget (default the system). */
+  consumer?: string;
+}
+
+export type ListingOutput =
+  | {
+      ok: true;
+      /** Newest first, as Reddit lists them; unreadable children are left out and counted. */
+      items: RedditItem[];
+      /** Reddit's `after` for the next (older) page; null at the end of the listing. */
+      after: string | null;
+      skipped: number;
+    }
+  /** The path was refused (one-name path: 403/404/redirect): why, as for a search. */
+  | { ok: false; status: number; reason: UnavailableReason };

@@ -13,6 +13,9 @@ export interface LedgerChange {
   scrapeId?: string | null;
   generationId?: string | null;
   publicationId?: string | null;
+  /** A monitor's charge for `matchCount` matches stored in one poll. */
+  monitorId?: string | null;
+  matchCount?: number | null;
   reason?: string | null;
   at: string;
 }
@@ -48,6 +51,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
         scrape_id: change.scrapeId ?? null,
         generation_id: change.generationId ?? null,
         publication_id: change.publicationId ?? null,
+        monitor_id: change.monitorId ?? null,
+        match_count: change.matchCount ?? null,
         reason: change.reason ?? null,
         created_at: change.at,
       })

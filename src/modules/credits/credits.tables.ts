@@ -11,6 +11,9 @@ export interface CreditLedgerTable {
   publication_id: Generated<string | null>;
   reason: string | null;
   created_at: string;
+  /** A monitor's charge: which monitor, for how many matches of one poll. */
+  monitor_id: Generated<string | null>;
+  match_count: Generated<number | null>;
 }
 
 /** What one key spent in one UTC month ('YYYY-MM'), holds included: the figure its monthly limit is checked against. */

@@ -50,6 +50,17 @@ export interface Config {
   redditRequestsPerMinute: number;
   redisUrl: string | null;
   http: HttpTimeouts;
+  monitors: MonitorsConfig;
+}
+
+/** The one poller behind every monitor (src/modules/monitors). */
+export interface MonitorsConfig {
+  /** The target time between two reads of every watched subreddit; longer when the Reddit budget is short. */
+  intervalSeconds: number;
+  /** Credits per stored match. */
+  pricePerMatch: number;
+  /** Listing pages read per subreddit group and source in one cycle before the rest is recorded as a gap. */
+  maxPagesPerCycle: number;
 }
 
 /** Slow clients (slow-loris) must not hold connections open for ever. */
@@ -222,5 +233,11 @@ export function loadConfig(env: Env = process.env): Config {
     redditRequestsPerMinute: integer(env, 'REDDIT_REQUESTS_PER_MINUTE', 90, 1, 100_000),
     redisUrl: env.REDIS_URL ? redisUrl(env.REDIS_URL) : null,
     http: httpTimeouts(env),
+    monitors: {
+      intervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 60, 1, 3600),
+      pricePerMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
+      // 10 pages of 100 reach back about as far as Reddit's listings go (about 1,000 things).
+      maxPagesPerCycle: integer(env, 'MONITOR_MAX_PAGES_PER_CYCLE', 10, 1, 10),
+    },
   };
 }

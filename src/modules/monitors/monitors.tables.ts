@@ -1,0 +1,103 @@
+import type { Generated, Selectable } from 'kysely';
+
+export type MonitorSource = 'posts' | 'comments';
+export type MatchMode = 'phrase' | 'word';
+export type PausedReason = 'insufficient_credits' | 'daily_cap' | 'user';
+
+export interface MonitorsTable {
+  /** "mon_…" */
+  id: string;
+  account_id: string;
+  name: string;
+  status: 'active' | 'paused';
+  paused_reason: PausedReason | null;
+  /** ISO instant a `daily_cap` pause ends by itself (the next UTC midnight); null otherwise. */
+  paused_until: string | null;
+  /** JSON: ["r/name", …] as the caller spelt them. */
+  subreddits: string;
+  /** JSON: string[], trimmed. */
+  keywords: string;
+  /** JSON: string[], trimmed. */
+  exclude_keywords: string;
+  match_mode: MatchMode;
+  /** JSON: MonitorSource[]. */
+  sources: string;
+  include_nsfw: number;
+  webhook_url: string | null;
+  max_matches_per_day: number | null;
+  /** Things created before this instant are never matched: the creation time, then each resume. */
+  watch_from: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitorMatchesTable {
+  /** Storage order: the order of `?after=` and of the pages. */
+  seq: Generated<number>;
+  /** "mat_…" */
+  id: string;
+  monitor_id: string;
+  account_id: string;
+  type: 'post' | 'comment';
+  /** "t3_…" or "t1_…" */
+  reddit_id: string;
+  /** "r/name" as Reddit spells it. */
+  subreddit: string;
+  title: string;
+  body: string;
+  author: string;
+  permalink: string;
+  created_at: string;
+  /** JSON: the monitor's keywords found, in the monitor's order. */
+  matched_keywords: string;
+  found_at: string;
+  /** The id of the monitor.matches delivery this match goes out in; null when the monitor has no webhook. */
+  webhook_batch: string | null;
+  notified_at: string | null;
+}
+
+export interface MonitorGapsTable {
+  seq: Generated<number>;
+  monitor_id: string;
+  source: MonitorSource;
+  /** JSON: ["r/name", …] of this monitor that the unread stretch concerns. */
+  subreddits: string;
+  from_at: string;
+  to_at: string;
+  recorded_at: string;
+}
+
+/** Per subreddit (lower-case, no "r/") and source: how far the poller has read, and how its last reads went. */
+export interface MonitorCursorsTable {
+  subreddit: string;
+  source: MonitorSource;
+  mark: string | null;
+  mark_at: string | null;
+  read_at: string | null;
+  /** 'rate_limited' | 'blocked' | 'unavailable' */
+  error: string | null;
+  error_at: string | null;
+}
+
+export interface PollerLeasesTable {
+  name: string;
+  holder: string;
+  /** ms since 1970 */
+  expires_at: number;
+  cycle: number;
+}
+
+export type MonitorRow = Selectable<MonitorsTable>;
+export type MonitorMatchRow = Selectable<MonitorMatchesTable>;
+export type MonitorGapRow = Selectable<MonitorGapsTable>;
+export type MonitorCursorRow = Selectable<MonitorCursorsTable>;
+
+declare module '../../shared/db/database.ts' {
+  interface Tables {
+    monitors: MonitorsTable;
+    monitor_matches: MonitorMatchesTable;
+    monitor_gaps: MonitorGapsTable;
+    monitor_cursors: MonitorCursorsTable;
+    poller_leases: PollerLeasesTable;
+  }
+}
