@@ -76,6 +76,7 @@ function parseQuery(q: string): ((text: string) => boolean)[] {
     });
 }
 
-function slug(title: string): string {
+/** The title part of a permalink, as Reddit shortens it. */
+export function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 50) || 'post';
 }

@@ -7,6 +7,7 @@
  *   `quarantine: true` (as PRAW's recorded `test_info_sr_names`, redditwarp's "potentially
  *   inaccessible" subreddits and Infinity's `/api/info` parser describe). `over18` is true for names in
  *   `nsfwSubreddits`.
+ * - `refusal(...)`: how a path naming one unavailable subreddit is answered (see fake-reddit.ts).
  * - `blockApp('html')`: every call, the token endpoint included, answers Reddit's 2026 block page (403,
  *   `Server: snooserv`, an HTML body saying "You've been blocked by network security");
  *   `blockApp(401 | 403)`: the token endpoint refuses the app's credentials with that status.
@@ -48,4 +49,16 @@ export function subredditInfos(
     children.push({ kind: 't5', data: { ...limited, title: null, subscribers: null, over18: null, public_traffic: null, quarantine: null } });
   }
   return children;
+}
+
+/** The error answer (status, body, headers) for a path naming one unavailable subreddit, or null when it is public. */
+export function refusal(state: FakeSubredditState | 'missing', name: string, baseUrl: string): [number, unknown, Record<string, string>?] | null {
+  if (state === 'missing') return [302, undefined, { location: `${baseUrl}/subreddits/search.json?q=${encodeURIComponent(name)}` }];
+  if (state === 'private') return [403, { reason: 'private', message: 'Forbidden', error: 403 }];
+  if (state === 'quarantined') {
+    return [403, { reason: 'quarantined', quarantine_message: 'Quarantined.', message: 'Forbidden', error: 403 }];
+  }
+  if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
+  if (state === 'forbidden') return [403, { message: 'Forbidden', error: 403 }];
+  return null;
 }

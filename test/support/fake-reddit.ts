@@ -20,18 +20,28 @@
  *   otherwise posts of every subreddit (as Reddit does). NSFW posts only with `include_over_18=on`.
  *   sort=new → created_utc desc; top and relevance → score desc, then created_utc desc. `t` is recorded
  *   but NOT applied (tests use fixed timestamps). Pages with `limit` (default 25, max 100) and `after`.
+ * - `GET /r/{a+b+...}/new` and `/r/{a+b+...}/comments`: the subreddits' newest posts (t3) or comments (t1),
+ *   refusing and dropping unavailable names exactly as search does; paging, order and depth in
+ *   fake-reddit-streams.ts. `addPost`/`addComment` create items with ids from one increasing base-36
+ *   sequence (as Reddit's), created now by `clock` unless given.
  * - `GET /r/{name}/about`: a t5 thing for public subreddits, otherwise the same error answers as search.
  * - `GET /api/info?sr_name=a,b,c` and `blockApp(...)`: see fake-reddit-subreddits.ts.
  * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
  *   answers clients that do not identify themselves.
- * Every API answer (not the token endpoint) carries X-Ratelimit-Remaining/-Used/-Reset.
+ * Every API answer (not the token endpoint) carries X-Ratelimit-Remaining/-Used/-Reset: fixed figures
+ * (`rateLimit`), or with `limitPerMinute` set a real per-minute window on `clock` that answers 429 (with
+ * Retry-After) to every call beyond the limit.
  * `requests` logs every call received, token calls included; `tokenRequests` counts the token calls.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeRedditUser, type FakeRedditUser } from './fake-reddit-user.ts';
 import { postThing, searchListing } from './fake-reddit-listings.ts';
-import { sendBlockPage, subredditInfos } from './fake-reddit-subreddits.ts';
+import { createRateWindow, createStreamWriters, createSubredditIndex, streamListing } from './fake-reddit-streams.ts';
+import type { FakeComment, NewComment, NewPost } from './fake-reddit-streams.ts';
+import { refusal, sendBlockPage, subredditInfos } from './fake-reddit-subreddits.ts';
+
+export type { FakeComment, NewComment, NewPost } from './fake-reddit-streams.ts';
 
 export interface FakePost {
   /** Without "t3_". */
@@ -65,7 +75,16 @@ export interface FakeReddit {
   clientId: string;
   clientSecret: string;
   posts: FakePost[];
-  /** Lower-case name → state. Names absent here but used by a post are public; all others are missing. */
+  comments: FakeComment[];
+  /** A post with the next id, appended to `posts`. */
+  addPost(input: NewPost): FakePost;
+  /** A comment with the next id (under the subreddit's newest post unless told), appended to `comments`. */
+  addComment(input: NewComment): FakeComment;
+  /** The fake's time in ms (items' default created_utc, the rate window); default Date.now. */
+  clock: () => number;
+  /** Calls allowed per clock minute, beyond which Reddit answers 429; null: off (fixed `rateLimit` headers). */
+  limitPerMinute: number | null;
+  /** Lower-case name → state. Names absent here but used by a post or comment are public; all others are missing. */
   subreddits: Map<string, FakeSubredditState>;
   /** Lower-case names of subreddits marked over 18. */
   nsfwSubreddits: Set<string>;
@@ -81,7 +100,7 @@ export interface FakeReddit {
   revokeTokens(): void;
   /** Artificial delay before answering each API call, in ms. */
   delayMs: number;
-  /** Rate-limit header values to send; null sends 600 remaining / 600 s reset. */
+  /** Rate-limit header values to send while `limitPerMinute` is null; null sends 600 remaining / 600 s reset. */
   rateLimit: { remaining: number; reset: number } | null;
   requests: FakeRequest[];
   tokenRequests: number;
@@ -106,13 +125,17 @@ export async function startFakeReddit(): Promise<FakeReddit> {
   let failAlwaysStatus: number | null = null;
   let blocked: 'html' | 401 | 403 | null = null;
   let issued = 0;
-  let used = 0;
 
   const fake: FakeReddit = {
     url: '',
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     posts: [],
+    comments: [],
+    addPost: (input) => writers.addPost(input),
+    addComment: (input) => writers.addComment(input),
+    clock: () => Date.now(),
+    limitPerMinute: null,
     subreddits: new Map(),
     nsfwSubreddits: new Set(),
     blockApp(mode) {
@@ -138,6 +161,9 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     user: undefined as unknown as FakeRedditUser,
     close: () => close(),
   };
+  const writers = createStreamWriters(fake);
+  const meter = createRateWindow(fake);
+  const hasItems = createSubredditIndex(fake);
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (res.destroyed) return;
@@ -149,23 +175,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     const lower = name.toLowerCase();
     const state = fake.subreddits.get(lower);
     if (state) return state;
-    return fake.posts.some((p) => p.subreddit.toLowerCase() === lower) ? 'public' : 'missing';
-  };
-
-  /** The error answer for an unavailable subreddit, or null when it is public. */
-  const refusal = (name: string): [number, unknown, Record<string, string>?] | null => {
-    const state = stateOf(name);
-    if (state === 'missing') {
-      const location = `${fake.url}/subreddits/search.json?q=${encodeURIComponent(name)}`;
-      return [302, undefined, { location }];
-    }
-    if (state === 'private') return [403, { reason: 'private', message: 'Forbidden', error: 403 }];
-    if (state === 'quarantined') {
-      return [403, { reason: 'quarantined', quarantine_message: 'Quarantined.', message: 'Forbidden', error: 403 }];
-    }
-    if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
-    if (state === 'forbidden') return [403, { message: 'Forbidden', error: 403 }];
-    return null;
+    return hasItems(lower) ? 'public' : 'missing';
   };
 
   const userSide = createFakeRedditUser({
@@ -193,13 +203,8 @@ export async function startFakeReddit(): Promise<FakeReddit> {
   }
 
   function handleApi(req: IncomingMessage, res: ServerResponse, url: URL) {
-    used++;
-    const limits = fake.rateLimit ?? { remaining: 600, reset: 600 };
-    const rate = {
-      'x-ratelimit-remaining': limits.remaining.toFixed(1),
-      'x-ratelimit-used': String(used),
-      'x-ratelimit-reset': String(limits.reset),
-    };
+    const { headers: rate, refused } = meter();
+    if (refused) return send(res, 429, { message: 'Too Many Requests', error: 429 }, rate);
     const failure = failures.shift() ?? (failAlwaysStatus === null ? undefined : { status: failAlwaysStatus, headers: {} });
     if (failure) return send(res, failure.status, { message: 'fake failure', error: failure.status }, { ...rate, ...failure.headers });
     if (BLOCKED_AGENTS.has((req.headers['user-agent'] ?? '').trim().toLowerCase())) {
@@ -218,18 +223,22 @@ export async function startFakeReddit(): Promise<FakeReddit> {
       const found = fake.posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: postThing(p) }));
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: found.length, children: found, before: null } }, rate);
     }
-    const match = /^\/r\/([^/]+)\/(search|about)(?:\.json)?\/?$/.exec(url.pathname);
+    const match = /^\/r\/([^/]+)\/(search|about|new|comments)(?:\.json)?\/?$/.exec(url.pathname);
     if (!match) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
     const requested = decodeURIComponent(match[1]!).split('+').filter(Boolean);
     // A combined path keeps the names that exist; what is left of it decides how Reddit answers.
     const names = requested.length > 1 ? requested.filter((name) => stateOf(name) !== 'missing') : requested;
     if (names.length === 0) return send(res, 404, { message: 'Not Found', error: 404 }, rate);
     if (names.length === 1) {
-      const refused = refusal(names[0]!);
+      const refused = refusal(stateOf(names[0]!), names[0]!, fake.url);
       if (refused) return send(res, refused[0], refused[1], { ...rate, ...refused[2] });
     }
     if (match[2] === 'about') return send(res, 200, about(names[0]!), rate);
-    send(res, 200, searchListing(fake.posts, fake.extraChildren, names.filter((name) => stateOf(name) === 'public'), url.searchParams), rate);
+    const readable = names.filter((name) => stateOf(name) === 'public');
+    if (match[2] === 'search') return send(res, 200, searchListing(fake.posts, fake.extraChildren, readable, url.searchParams), rate);
+    const lower = new Set(readable.map((name) => name.toLowerCase()));
+    const listing = match[2] === 'new' ? streamListing(fake.posts, 't3', lower, url.searchParams) : streamListing(fake.comments, 't1', lower, url.searchParams);
+    send(res, 200, listing, rate);
   }
 
   function about(name: string): Json {

@@ -5,6 +5,7 @@
  */
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
+import { readListing } from './reddit.listings.ts';
 import { isUnavailableStatus, parseListing, parseSubredditInfos, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import {
   MAX_NAMES_PER_INFO,
@@ -93,10 +94,7 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
       return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
     },
     describeSubreddits: (names) => describeSubreddits(http, names),
-    // Issue 12 (helper "reddit" replaces this stub with reddit.listings.ts).
-    listing: async () => {
-      throw new Error('listing: not built yet');
-    },
+    listing: (input) => readListing(http, input),
   };
 }
 

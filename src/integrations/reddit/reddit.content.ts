@@ -76,8 +76,11 @@ export const permalinkOf = (value: unknown, subreddit: string, id36: string): st
 const ID36 = /^[a-z0-9]{1,13}$/;
 
 /** The base-36 id (without "t3_") from `name`, else `id`; null when neither is one. */
-export function postId(data: { name?: unknown; id?: unknown }): string | null {
-  if (typeof data.name === 'string' && data.name.startsWith('t3_') && ID36.test(data.name.slice(3))) return data.name.slice(3);
+export const postId = (data: { name?: unknown; id?: unknown }): string | null => thingId(data, 't3_');
+
+/** The base-36 id without its kind (`prefix`, "t1_" for a comment) from `name`, else `id`; null when neither is one. */
+export function thingId(data: { name?: unknown; id?: unknown }, prefix: 't1_' | 't3_'): string | null {
+  if (typeof data.name === 'string' && data.name.startsWith(prefix) && ID36.test(data.name.slice(3))) return data.name.slice(3);
   return typeof data.id === 'string' && ID36.test(data.id) ? data.id : null;
 }
 

@@ -51,7 +51,7 @@ export function parseListing(body: unknown): ListingPage {
 }
 
 /** The post, held to reddit.content.ts's rules, or why it cannot be read. */
-function toPost(data: Json): RedditPost | string {
+export function toPost(data: Json): RedditPost | string {
   const id36 = postId(data);
   if (!id36) return 'neither name nor id is a t3 id';
   const subreddit = subredditName(data.subreddit);

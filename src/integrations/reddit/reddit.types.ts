@@ -90,6 +90,8 @@ export interface RedditItem {
   permalink: string;
   /** ISO 8601 from created_utc. */
   created_at: string;
+  /** Reddit's score when the item was read (a one-off scrape sorts by it). */
+  score: number;
   /** over_18 (a comment carries its post's flag). */
   nsfw: boolean;
 }

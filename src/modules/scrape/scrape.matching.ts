@@ -1,5 +1,5 @@
 import type { RedditPost } from '../../integrations/reddit/reddit.types.ts';
-import type { ScrapeBody } from './scrape.schemas.ts';
+import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
 import { validationError } from '../../shared/errors.ts';
 
 export interface ScrapeRequest {
@@ -9,9 +9,14 @@ export interface ScrapeRequest {
   time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
   limit: number;
   include_nsfw: boolean;
+  /** Absent in scrapes stored before comments could be read: posts only. */
+  sources?: ScrapeSource[];
 }
 
+export type ScrapeSource = (typeof SCRAPE_SOURCES)[number];
+
 export interface ScrapeResult {
+  type: 'post' | 'comment';
   id: string;
   subreddit: string;
   title: string;
@@ -50,6 +55,7 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
     time: (body.time ?? 'week') as ScrapeRequest['time'],
     limit: body.limit ?? 100,
     include_nsfw: body.include_nsfw ?? false,
+    sources: SCRAPE_SOURCES.filter((source) => (body.sources ?? ['posts']).includes(source)),
   };
 }
 
@@ -66,7 +72,7 @@ export function selectResults(posts: RedditPost[], request: ScrapeRequest): Scra
     const text = `${post.title}\n${post.body}`.toLowerCase();
     const matched = request.keywords.filter((keyword) => text.includes(keyword.toLowerCase()));
     if (matched.length === 0) continue;
-    byId.set(post.id, { ...post, subreddit: `r/${post.subreddit}`, matched_keywords: matched });
+    byId.set(post.id, { ...post, type: 'post', subreddit: `r/${post.subreddit}`, matched_keywords: matched });
   }
   return [...byId.values()]
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))

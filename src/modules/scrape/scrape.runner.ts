@@ -7,6 +7,7 @@ import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
+import { mergeResults, readComments, selectComments, windowStart } from './scrape.comments.ts';
 import { selectResults, type ScrapeRequest } from './scrape.matching.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import { createScrapesRepository } from './scrape.repository.ts';
@@ -135,6 +136,7 @@ export function createScrapeRunner(deps: {
       const request = JSON.parse(row.request) as ScrapeRequest;
       try {
         const names = request.subreddits.map((s) => s.slice(2));
+        const sources = request.sources ?? ['posts'];
         const { searchable, unsearchable } = chooseSubreddits(names, await deps.subreddits.lookup(names), request.include_nsfw);
         const search = {
           subreddits: searchable,
@@ -146,10 +148,19 @@ export function createScrapeRunner(deps: {
           accountId: row.account_id,
         };
         // A combined search drops unavailable names silently, so it runs only on names known to be fine.
-        const output = searchable.length > 0 ? await reddit.search(search) : { posts: [], unavailable: [] };
+        const output = searchable.length > 0 && sources.includes('posts') ? await reddit.search(search) : { posts: [], unavailable: [] };
+        const refused = new Set(output.unavailable.map((u) => u.subreddit));
+        const comments = sources.includes('comments')
+          ? await readComments(reddit, {
+              subreddits: searchable.filter((name) => !refused.has(name)),
+              since: windowStart(request.time, clock()),
+              accountId: row.account_id,
+            })
+          : null;
+        const found = [...output.unavailable, ...(comments?.unavailable ?? [])];
         // A subreddit that changed since the directory last looked: keep the directory up to date.
-        for (const u of output.unavailable) await deps.subreddits.record(u.subreddit, u.reason);
-        const unavailable = [...unsearchable, ...output.unavailable]
+        for (const u of found) await deps.subreddits.record(u.subreddit, u.reason);
+        const unavailable = [...unsearchable, ...found]
           .sort((a, b) => names.indexOf(a.subreddit) - names.indexOf(b.subreddit))
           .map((u) => ({ subreddit: `r/${u.subreddit}`, reason: u.reason }));
         // Posts Reddit sent that cannot be read are left out and counted; they never fail the scrape.
@@ -160,9 +171,11 @@ export function createScrapeRunner(deps: {
         }
         await settle(row, {
           status: 'completed',
-          results: JSON.stringify(selectResults(output.posts, request)),
+          results: JSON.stringify(
+            comments ? mergeResults(selectResults(output.posts, request), selectComments(comments.items, request), request) : selectResults(output.posts, request),
+          ),
           unavailable: JSON.stringify(unavailable),
-          skipped: unreadable.length,
+          skipped: unreadable.length + (comments?.skipped ?? 0),
           error: null,
           // Pairs of unavailable subreddits are not charged: only the rest of the hold is captured.
           charge: row.price - pricePerPair * unavailable.length * request.keywords.length,

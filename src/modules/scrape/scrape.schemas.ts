@@ -3,6 +3,8 @@ import { pageQuerySchema } from '../../shared/http/schemas.ts';
 
 export const SUBREDDIT_PATTERN = '^r/[A-Za-z0-9][A-Za-z0-9_]{1,20}$';
 export const MAX_RESULTS = 500;
+/** What a scrape reads, in the order it is stored and shown. */
+export const SCRAPE_SOURCES = ['posts', 'comments'] as const;
 
 export const scrapeBodySchema = Type.Object(
   {
@@ -31,6 +33,18 @@ export const scrapeBodySchema = Type.Object(
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESULTS, default: 100, description: 'Maximum results.' })),
     include_nsfw: Type.Optional(Type.Boolean({ default: false })),
+    sources: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('posts'), Type.Literal('comments')]), {
+        minItems: 1,
+        maxItems: 2,
+        uniqueItems: true,
+        default: ['posts'],
+        description:
+          'What to look in: "posts" (Reddit\'s search) and/or "comments" (the subreddits\' recent-comments listing, ' +
+          'matched here on the comment body; Reddit lists only about the newest 1,000 comments of the subreddits, ' +
+          'so on a busy subreddit they reach back hours, not the whole `time` window). Same price either way.',
+      }),
+    ),
     webhook_url: Type.Optional(
       Type.String({
         maxLength: 2000,
@@ -44,16 +58,17 @@ export const scrapeBodySchema = Type.Object(
 export type ScrapeBody = Static<typeof scrapeBodySchema>;
 
 const resultSchema = Type.Object({
-  id: Type.String({ description: 't3_ id of the Reddit post' }),
+  type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
+  id: Type.String({ description: 't3_ id of the Reddit post, or t1_ id of the comment' }),
   subreddit: Type.String(),
-  title: Type.String(),
-  body: Type.String(),
+  title: Type.String({ description: "The post's title; for a comment, the title of the post it was written under" }),
+  body: Type.String({ description: "The post's self text, or the comment's text" }),
   author: Type.String(),
-  url: Type.String(),
-  permalink: Type.String(),
+  url: Type.String({ description: "The post's link (its permalink for a self post); for a comment, its permalink" }),
+  permalink: Type.String({ description: 'Absolute https URL of the post or of the comment itself' }),
   created_at: Type.String({ format: 'date-time' }),
   score: Type.Integer(),
-  num_comments: Type.Integer(),
+  num_comments: Type.Integer({ description: 'Always 0 for a comment' }),
   nsfw: Type.Boolean(),
   matched_keywords: Type.Array(Type.String()),
   truncated: Type.Optional(
@@ -70,6 +85,7 @@ export const scrapeSchema = Type.Object({
   time: Type.String(),
   limit: Type.Integer(),
   include_nsfw: Type.Boolean(),
+  sources: Type.Array(Type.Union([Type.Literal('posts'), Type.Literal('comments')])),
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   results: Type.Array(resultSchema),
   unavailable: Type.Array(Type.Object({ subreddit: Type.String(), reason: Type.String() })),
