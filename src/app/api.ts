@@ -4,6 +4,7 @@ import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { authenticateRequest, callerOf, requireScope } from '../modules/keys/keys.hooks.ts';
+import { monitorsRoutes } from '../modules/monitors/monitors.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
@@ -73,6 +74,7 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(scrapeRoutes, { scrape: services.scrape });
   await api.register(generateRoutes, { generate: services.generate });
   await api.register(publishRoutes, { publish: services.publish });
+  await api.register(monitorsRoutes, { monitors: services.monitors });
 
   // After a billable call that went through, send any low-balance alert it wrote now rather than at the
   // worker's next pass. Not awaited: the answer is already out, and an alert left unsent here is sent by

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
 import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
+import { createMonitorsOverview } from '../modules/monitors/monitors.usecases.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
@@ -29,7 +30,13 @@ export function createCoreUsecases(deps: { db: Database; clock: () => Date; rand
 export async function createCliServices(config: Config) {
   const db = createDatabase(config.database);
   await migrate(db);
-  return { ...createCoreUsecases({ db, clock: () => new Date(), random: randomBytes, config }), close: () => db.destroy() };
+  const clock = () => new Date();
+  return {
+    ...createCoreUsecases({ db, clock, random: randomBytes, config }),
+    /** `monitors list` only: an operator reads monitors, their owners change them (API, dashboard). */
+    monitors: createMonitorsOverview({ db, clock }),
+    close: () => db.destroy(),
+  };
 }
 
 export type CliServices = Awaited<ReturnType<typeof createCliServices>>;

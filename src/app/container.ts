@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
@@ -11,6 +12,9 @@ import { createLowBalanceAlerts } from '../modules/credits/credits.alerts.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
+import { createMatchDelivery } from '../modules/monitors/monitors.delivery.ts';
+import { createMonitorPoller } from '../modules/monitors/monitors.poller.ts';
+import { createMonitorsUsecases } from '../modules/monitors/monitors.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
@@ -106,6 +110,17 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     webhooks,
   });
 
+  const monitorPoller = createMonitorPoller({
+    db,
+    reddit,
+    subreddits,
+    delivery: createMatchDelivery({ db, clock, random, pricePerMatch: config.monitors.pricePerMatch, webhooks }),
+    clock,
+    config: config.monitors,
+    holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
+    log,
+  });
+
   // Counters must be shared by every instance: Redis if given, else PostgreSQL; SQLite is one process.
   const rateLimitStore = config.redisUrl
     ? await createRedisStore(config.redisUrl)
@@ -136,9 +151,12 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     );
     alertsTimer.unref();
     await recover();
+    // One poller for every monitor; on several instances the lease lets one of them poll at a time.
+    const stopPoller = monitorPoller.start();
     return () => {
       clearInterval(timer);
       clearInterval(alertsTimer);
+      stopPoller();
     };
   }
 
@@ -159,6 +177,10 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       assertWebhookUrl: webhooks.assertUrl,
     }),
     scrapeRunner: runner,
+    /** `runCycle()` reads Reddit once for every monitor; the worker runs it every MONITOR_INTERVAL_SECONDS. */
+    monitorPoller,
+    /** Monitors as their owners see them: create, edit, pause, delete, read their matches (free). */
+    monitors: createMonitorsUsecases({ db, clock, random, assertWebhookUrl: webhooks.assertUrl, subreddits }),
     subreddits,
     rateLimit,
     redditBudget,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { isAppError } from '../shared/errors.ts';
 import { accountsCommand } from './accounts.ts';
 import type { CliIo } from './io.ts';
+import { monitorsCommand } from './monitors.ts';
 import { creditsCommand, keysCommand } from './operator.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -36,6 +37,7 @@ export function subpilotProgram(io: CliIo): Command {
   program.addCommand(accountsCommand(io));
   program.addCommand(creditsCommand(io));
   program.addCommand(keysCommand(io));
+  program.addCommand(monitorsCommand(io));
 
   // Commands joined with addCommand inherit no settings, so each one is told to write through io and
   // to throw its exit code to main rather than end the process.

@@ -47,6 +47,12 @@ const SCOPE_OF: Record<string, Scope> = {
   'POST /api/v1/scrape': 'scrape',
   'POST /api/v1/generate': 'generate',
   'POST /api/v1/publish': 'publish',
+  'GET /api/v1/monitors': 'read',
+  'GET /api/v1/monitors/:id': 'read',
+  'GET /api/v1/monitors/:id/matches': 'read',
+  'POST /api/v1/monitors': 'monitors',
+  'PATCH /api/v1/monitors/:id': 'monitors',
+  'DELETE /api/v1/monitors/:id': 'monitors',
 };
 
 // The rate-limit window is per minute: a pinned clock keeps one call and the next in the same window.

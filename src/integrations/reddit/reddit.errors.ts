@@ -24,3 +24,14 @@ export class RedditBlockedError extends RedditUnavailableError {
     this.name = 'RedditBlockedError';
   }
 }
+
+/**
+ * This server's own shared budget had no slot within the wait bound: Reddit was never asked. Answered
+ * like Reddit's 429 to API callers; the monitors' poller tells it apart, as it is not Reddit failing.
+ */
+export class RedditBudgetExhaustedError extends RedditUnavailableError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, retryAfterSeconds, 429);
+    this.name = 'RedditBudgetExhaustedError';
+  }
+}

@@ -5,7 +5,7 @@
  * whether Reddit's own limit or this server's shared budget (reddit.budget.ts) is used up.
  * Every clock reading comes from the caller's `now`, so tests can pin it.
  */
-import { RedditUnavailableError } from './reddit.errors.ts';
+import { RedditBudgetExhaustedError, RedditUnavailableError } from './reddit.errors.ts';
 import type { Answer, Attempt } from './reddit.types.ts';
 
 const BASE_BACKOFF_MS = 500;
@@ -128,11 +128,10 @@ export function parseRatelimitWait(message: string): number | undefined {
 }
 
 /** This server's shared budget has no slot within the wait bound: reported like Reddit's own 429, never an empty result. */
-export function budgetUsedUp(perMinute: number, waitMs: number): RedditUnavailableError {
+export function budgetUsedUp(perMinute: number, waitMs: number): RedditBudgetExhaustedError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new RedditUnavailableError(
+  return new RedditBudgetExhaustedError(
     `This server's shared Reddit budget (${perMinute} requests a minute) is used up; try again in ${seconds} s`,
     seconds,
-    429,
   );
 }

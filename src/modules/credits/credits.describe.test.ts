@@ -16,6 +16,9 @@ const none: LedgerFacts = {
   publication_kind: null,
   publication_target: null,
   publication_error: null,
+  monitor_id: null,
+  monitor_name: null,
+  match_count: null,
 };
 const publication = { publication_id: 'pub_1', publication_kind: 'post' as const, publication_target: 'r/node' };
 
@@ -47,5 +50,12 @@ describe('a ledger entry described in one line', () => {
     const scrape = { ...none, scrape_id: 'scr_1', scrape_request: JSON.stringify({ subreddits: ['r/a'] }), scrape_unavailable: '[]' };
     expect(describeLedgerEntry({ ...scrape, scrape_posts: '12' })).toBe('Scrape of r/a: 12 posts');
     expect(describeLedgerEntry({ ...scrape, scrape_posts: 1 })).toBe('Scrape of r/a: 1 post');
+  });
+
+  it('a monitor charge names the monitor and counts the matches of its poll, by id once the monitor is deleted', () => {
+    const monitor = { ...none, monitor_id: 'mon_0192f0c1a2b3c4d5e6f7a8b9c0d1' };
+    expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: 3 })).toBe('Monitor “Launch watch”: 3 matches');
+    expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: '1' })).toBe('Monitor “Launch watch”: 1 match');
+    expect(describeLedgerEntry({ ...monitor, match_count: 3 })).toBe('Monitor mon_0192f0c1a2b3c4d5e6f7a8b9c0d1: 3 matches');
   });
 });

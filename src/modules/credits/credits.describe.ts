@@ -1,6 +1,6 @@
 /**
  * One line saying what a ledger row was for, composed when it is read from the row and the record it
- * references (a scrape, a draft, a publication), so rows written before descriptions existed get one too.
+ * references (a scrape, a draft, a publication, a monitor), so rows written before descriptions existed get one too.
  */
 export interface LedgerFacts {
   kind: 'grant' | 'charge' | 'refund';
@@ -17,6 +17,10 @@ export interface LedgerFacts {
   publication_kind: 'comment' | 'post' | null;
   publication_target: string | null;
   publication_error: string | null;
+  monitor_id: string | null;
+  /** The monitor's name; null once the monitor is deleted (its charges stay). */
+  monitor_name: string | null;
+  match_count: number | string | null;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -44,8 +48,18 @@ function scrapeCharge(facts: LedgerFacts): string {
   return [capitalized(scrapeSubject(facts)) + (posts === null ? '' : `: ${plural(posts, 'post', 'posts')}`), ...skipped].join('; ');
 }
 
+const monitorSubject = (facts: LedgerFacts) =>
+  facts.monitor_name === null ? `monitor ${facts.monitor_id}` : `monitor “${facts.monitor_name}”`;
+
+/** One poll's matches of one monitor, charged together: `Monitor “Launch”: 3 matches`. */
+function monitorCharge(facts: LedgerFacts): string {
+  const matches = facts.match_count === null ? null : Number(facts.match_count);
+  return capitalized(monitorSubject(facts)) + (matches === null ? '' : `: ${plural(matches, 'match', 'matches')}`);
+}
+
 function subjectOf(facts: LedgerFacts): { subject: string; error: string | null } | null {
   if (facts.scrape_id) return { subject: scrapeSubject(facts), error: null };
+  if (facts.monitor_id) return { subject: monitorSubject(facts), error: null };
   if (facts.generation_id) {
     const where = facts.generation_subreddit ?? 'a subreddit';
     const subject = facts.generation_type === 'post' ? `draft of a post for ${where}` : `draft of a reply in ${where}`;
@@ -71,6 +85,7 @@ export function describeLedgerEntry(facts: LedgerFacts): string {
   const about = subjectOf(facts);
   if (facts.kind === 'charge') {
     if (facts.scrape_id) return scrapeCharge(facts);
+    if (facts.monitor_id) return monitorCharge(facts);
     return about ? capitalized(about.subject) : (facts.reason ?? 'Charge');
   }
   const cause = facts.reason ?? about?.error;

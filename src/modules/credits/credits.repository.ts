@@ -109,7 +109,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     return row === undefined ? undefined : Number(row.available);
   },
 
-  /** A page of the ledger with what each row paid for (scrape, draft, publication), so it can say so in words. */
+  /** A page of the ledger with what each row paid for (scrape, draft, publication, monitor), so it can say so in words. */
   async page(accountId: string, limit: number, beforeId?: number) {
     const postsFound = isSqlite(db as Database) ? sql<number | null>`json_array_length(s.results)` : sql<number | null>`json_array_length(s.results::json)`;
     let query = db
@@ -118,11 +118,13 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .leftJoin('scrapes as s', 's.id', 'l.scrape_id')
       .leftJoin('generations as g', 'g.id', 'l.generation_id')
       .leftJoin('publications as p', 'p.id', 'l.publication_id')
+      .leftJoin('monitors as m', 'm.id', 'l.monitor_id')
       .select(['l.id', 'l.kind', 'l.amount', 'l.balance_after', 'l.scrape_id', 'l.generation_id', 'l.publication_id', 'l.reason', 'l.created_at'])
       .select(['k.prefix as key_prefix', 'k.name as key_name'])
       .select(['s.request as scrape_request', 's.unavailable as scrape_unavailable', postsFound.as('scrape_posts')])
       .select(['g.type as generation_type', 'g.subreddit as generation_subreddit', 'g.error as generation_error'])
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
+      .select(['l.monitor_id', 'l.match_count', 'm.name as monitor_name'])
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')
       .limit(limit + 1);

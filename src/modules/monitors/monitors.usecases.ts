@@ -1,8 +1,22 @@
 /**
- * CONTRACT (issue 12, written by the lead): the API helper implements the bodies; the types below are
- * what the routes, the dashboard and the CLI use, and do not change without the lead.
+ * What an account does with its monitors (the API, the dashboard and the CLI all come through here):
+ * create, list, read, edit, pause or resume, delete, and page through the matches. All of it is free;
+ * reading Reddit and charging for matches is the poller's (monitors.poller.ts).
  */
+import type { Updateable } from 'kysely';
 import type { MatchMode, MonitorSource, PausedReason } from './monitors.tables.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import { validationError } from '../../shared/errors.ts';
+import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
+import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
+import { monitorsErrors } from './monitors.errors.ts';
+import { healthOf } from './monitors.health.ts';
+import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
+import { createMonitorsRepository } from './monitors.repository.ts';
+import type { MonitorRow, MonitorsTable } from './monitors.tables.ts';
+import { toMatchView, toMonitorView } from './monitors.view.ts';
 
 /** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */
 export interface MonitorInput {
@@ -82,4 +96,154 @@ export interface MonitorsUsecases {
   remove(accountId: string, id: string): Promise<void>;
   /** `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`. */
   matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
+}
+
+/** The stored columns of checked settings (JSON for the lists, 0/1 for the flag). */
+function columnsOf(settings: Partial<MonitorSettings>): Updateable<MonitorsTable> {
+  const json = (value: string[] | undefined) => (value === undefined ? undefined : JSON.stringify(value));
+  const columns: Updateable<MonitorsTable> = {
+    name: settings.name,
+    subreddits: json(settings.subreddits),
+    keywords: json(settings.keywords),
+    exclude_keywords: json(settings.exclude_keywords),
+    match_mode: settings.match,
+    sources: json(settings.sources),
+    include_nsfw: settings.include_nsfw === undefined ? undefined : settings.include_nsfw ? 1 : 0,
+    webhook_url: settings.webhook_url,
+    max_matches_per_day: settings.max_matches_per_day,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+/** Page cursors carry their direction: `o<seq>` newest first (older ones next), `n<seq>` oldest first (newer ones next). */
+const MATCH_CURSOR = /^[on]\d{1,18}$/;
+
+export function createMonitorsUsecases(deps: {
+  db: Database;
+  clock: () => Date;
+  random: RandomBytes;
+  assertWebhookUrl: (url: string) => Promise<void>;
+  subreddits: Pick<SubredditsUsecases, 'known'>;
+}): MonitorsUsecases {
+  const { db, clock, random } = deps;
+  const monitors = createMonitorsRepository(db);
+
+  /** The views of these rows, their health read in one go for all of them (the directory never asks Reddit here). */
+  async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
+    const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
+    const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
+    const [entries, cursors, gaps] = await Promise.all([
+      deps.subreddits.known(names),
+      monitors.cursors(names, sources),
+      monitors.gaps(rows.map((row) => row.id)),
+    ]);
+    const facts = { directory: new Map(entries.map((entry) => [entry.name, entry])), cursors, gaps };
+    return rows.map((row) => toMonitorView(row, healthOf(row, facts)));
+  }
+
+  async function owned(accountId: string, id: string): Promise<MonitorRow> {
+    const row = await monitors.findForAccount(accountId, id);
+    if (!row) throw monitorsErrors.notFound();
+    return row;
+  }
+
+  return {
+    async create(accountId, input) {
+      const settings = newMonitorSettings(input);
+      if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
+      const now = clock();
+      const at = now.toISOString();
+      const row = {
+        id: newId('mon', now, random),
+        account_id: accountId,
+        status: 'active',
+        paused_reason: null,
+        paused_until: null,
+        ...columnsOf(settings),
+        watch_from: at,
+        created_at: at,
+        updated_at: at,
+      } as MonitorRow;
+      await monitors.insert(row);
+      return (await viewsOf([row]))[0]!;
+    },
+
+    async list(accountId, page) {
+      const before = decodeCursor(page.cursor, /^mon_[0-9a-f]{28}$/);
+      const rows = await monitors.page(accountId, page.limit, before);
+      const { data, ...rest } = toPage(rows, page.limit, (row) => row.id);
+      return { ...rest, data: await viewsOf(data) };
+    },
+
+    async get(accountId, id) {
+      return (await viewsOf([await owned(accountId, id)]))[0]!;
+    },
+
+    async update(accountId, id, patch) {
+      const row = await owned(accountId, id);
+      const { status, ...fields } = patch;
+      if (status !== undefined && status !== 'active' && status !== 'paused') {
+        throw validationError('The monitor is not valid: /status must be "active" or "paused".', [
+          { path: '/status', message: 'must be "active" or "paused"' },
+        ]);
+      }
+      const settings = checkSettings(fields);
+      if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
+      const now = clock().toISOString();
+      // New subreddits or keywords of an active monitor apply from the poller's next cycle; only a
+      // resume moves watch_from, so what was published while paused is never matched afterwards.
+      const change: Updateable<MonitorsTable> = { ...columnsOf(settings), updated_at: now };
+      if (status === 'paused') Object.assign(change, { status: 'paused', paused_reason: 'user', paused_until: null });
+      if (status === 'active' && row.status === 'paused') {
+        Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: now });
+      }
+      if (!(await monitors.update(accountId, id, change))) throw monitorsErrors.notFound();
+      return (await viewsOf([await owned(accountId, id)]))[0]!;
+    },
+
+    async remove(accountId, id) {
+      const removed = await transaction(db, (trx) => createMonitorsRepository(trx).remove(accountId, id));
+      if (!removed) throw monitorsErrors.notFound();
+    },
+
+    async matches(accountId, id, query) {
+      if (query.after !== undefined && query.cursor !== undefined && query.cursor !== '') throw monitorsErrors.cursorWithAfter();
+      await owned(accountId, id);
+      let from: { direction: 'older' | 'newer'; seq?: number } = { direction: 'older' };
+      if (query.after !== undefined) {
+        const match = await monitors.matchSeq(id, query.after);
+        if (!match) throw monitorsErrors.matchNotFound();
+        from = { direction: 'newer', seq: Number(match.seq) };
+      } else {
+        const cursor = decodeCursor(query.cursor, MATCH_CURSOR);
+        if (cursor) from = { direction: cursor[0] === 'o' ? 'older' : 'newer', seq: Number(cursor.slice(1)) };
+      }
+      const rows = await monitors.matchesPage(id, query.limit, from);
+      // PostgreSQL's driver hands a bigserial back as text.
+      const page = toPage(rows, query.limit, (row) => `${from.direction === 'older' ? 'o' : 'n'}${Number(row.seq)}`);
+      return { ...page, data: page.data.map(toMatchView) };
+    },
+  };
+}
+
+/** For operators (`subpilot monitors list`): an account's monitors with how many matches each stored today (UTC). */
+export function createMonitorsOverview(deps: { db: Database; clock: () => Date }) {
+  const monitors = createMonitorsRepository(deps.db);
+  return {
+    async list(accountId: string) {
+      const now = deps.clock();
+      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+      const rows = await monitors.listWithMatchesSince(accountId, today);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        paused_reason: row.paused_reason,
+        subreddits: (JSON.parse(row.subreddits) as string[]).length,
+        keywords: (JSON.parse(row.keywords) as string[]).length,
+        matches_today: Number(row.matches_since ?? 0),
+        created_at: row.created_at,
+      }));
+    },
+  };
 }

@@ -39,13 +39,14 @@ export function createSubredditsUsecases(deps: {
 
   return {
     /**
-     * Each name's entry (names without "r/", any case), in the order asked. Throws what the Reddit
+     * Each name's entry (names without "r/", any case), in the order asked; entries older than
+     * `maxAgeMs` (default a day; the monitors' poller asks more often) are asked of Reddit again. Throws what the Reddit
      * client throws (RedditUnavailableError, RedditBlockedError) when a refresh is needed and fails.
      */
-    async lookup(names: string[]): Promise<SubredditEntry[]> {
+    async lookup(names: string[], maxAgeMs = DIRECTORY_MAX_AGE_MS): Promise<SubredditEntry[]> {
       const wanted = [...new Set(names.map((name) => name.toLowerCase()))];
       const now = deps.clock();
-      const freshAfter = new Date(now.getTime() - DIRECTORY_MAX_AGE_MS).toISOString();
+      const freshAfter = new Date(now.getTime() - maxAgeMs).toISOString();
       const known = new Map((await repository.find(wanted)).map((row) => [row.name, row]));
       const stale = wanted.filter((name) => {
         const row = known.get(name);
@@ -67,6 +68,15 @@ export function createSubredditsUsecases(deps: {
         for (const row of rows) known.set(row.name, row);
       }
       return names.map((name) => toEntry(known.get(name.toLowerCase())!));
+    },
+
+    /**
+     * The stored entries of these names (without "r/", any case), however old, without asking Reddit:
+     * for showing what is known (a monitor's health) where a Reddit call is not worth its budget.
+     * Names never checked are absent.
+     */
+    async known(names: string[]): Promise<SubredditEntry[]> {
+      return (await repository.find([...new Set(names.map((name) => name.toLowerCase()))])).map(toEntry);
     },
 
     /** Records what a search learnt about a subreddit since it was looked up (it went private, say). */

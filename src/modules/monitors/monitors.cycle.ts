@@ -1,0 +1,107 @@
+/**
+ * The pure steps of a poller cycle: which subreddits to read, which monitor each new thing matches,
+ * and which stretches of time went unread (gaps). No I/O, so each rule is tested on its own.
+ */
+import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
+import type { KeywordIndex } from './monitors.matcher.ts';
+import { compareIds, type GroupRead, type Mark } from './monitors.reading.ts';
+import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+
+/** One thing a monitor's keywords were found in, with the keywords found. */
+export interface Found {
+  item: RedditItem;
+  keywords: string[];
+}
+
+export type ReadGroup = GroupRead & { names: string[]; source: MonitorSource; marks: Map<string, Mark>; since: string | null };
+
+export interface GapRow {
+  monitorId: string;
+  source: MonitorSource;
+  /** "r/name" of the monitor's subreddits the gap concerns. */
+  subreddits: string[];
+  from: string;
+  to: string;
+}
+
+const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
+const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
+
+/** Lower-case names (no "r/") to read per source: the union over the monitors that want that source. */
+export function watchedNames(monitors: MonitorRow[]): Record<MonitorSource, Set<string>> {
+  const watched = { posts: new Set<string>(), comments: new Set<string>() };
+  for (const monitor of monitors) {
+    for (const source of sourcesOf(monitor)) for (const name of subredditsOf(monitor)) watched[source].add(name);
+  }
+  return watched;
+}
+
+/**
+ * What is matched in a thing: a post's title and text, a comment's own text (not its post's title).
+ * The title and text are joined by a character that is neither space nor part of a word, so a phrase
+ * never runs from the end of the title into the text.
+ */
+const textOf = (item: Found['item']) => (item.type === 'post' ? `${item.title}\u0000${item.body}` : item.body);
+
+/**
+ * Every new thing against every monitor at once (the index), then each hit checked against what the
+ * monitor asked: its subreddits, its sources, NSFW, and nothing created before it started watching.
+ */
+export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index: KeywordIndex): Map<string, Found[]> {
+  const wants = new Map(
+    monitors.map((m) => [m.id, { monitor: m, subreddits: new Set(subredditsOf(m)), sources: new Set(sourcesOf(m)) }]),
+  );
+  const found = new Map<string, Found[]>();
+  for (const read of reads) {
+    for (const item of read.items) {
+      for (const [monitorId, keywords] of index.match(textOf(item))) {
+        const want = wants.get(monitorId);
+        if (!want || !want.sources.has(read.source) || !want.subreddits.has(item.subreddit.toLowerCase())) continue;
+        // Reddit times things to the second: a thing of the very second the monitor started watching is its.
+        if ((item.nsfw && Number(want.monitor.include_nsfw) !== 1) || item.created_at < want.monitor.watch_from.slice(0, 19)) continue;
+        const list = found.get(monitorId) ?? [];
+        list.push({ item, keywords });
+        found.set(monitorId, list);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A read that stopped (page cap, or the listing's end) before reaching a subreddit's mark, or the
+ * time since when a subreddit never read before is wanted, left the things between that point and
+ * the oldest thing read unread: a gap on every monitor watching that subreddit for that source.
+ */
+export function gapsOf(reads: ReadGroup[], monitors: MonitorRow[]): GapRow[] {
+  const gaps: GapRow[] = [];
+  for (const read of reads) {
+    if (read.complete || !read.oldest) continue;
+    const oldest = read.oldest;
+    const missedFrom = new Map<string, string>();
+    for (const name of read.names) {
+      const mark = read.marks.get(name);
+      if (mark && compareIds(mark.id, oldest.id) < 0) missedFrom.set(name, mark.at);
+      else if (!mark && read.since !== null && oldest.at >= read.since) missedFrom.set(name, read.since);
+    }
+    if (missedFrom.size === 0) continue;
+    for (const monitor of monitors) {
+      if (!sourcesOf(monitor).includes(read.source)) continue;
+      const mine = (JSON.parse(monitor.subreddits) as string[]).filter((s) => missedFrom.has(s.slice(2).toLowerCase()));
+      if (mine.length === 0) continue;
+      const from = mine.map((s) => missedFrom.get(s.slice(2).toLowerCase())!).sort()[0]!;
+      gaps.push({ monitorId: monitor.id, source: read.source, subreddits: mine, from, to: oldest.at });
+    }
+  }
+  return gaps;
+}
+
+/** When the monitors that want any of `fresh` (names never read) for `source` started watching: the earliest. */
+export function sinceOf(fresh: string[], source: MonitorSource, monitors: MonitorRow[]): string | null {
+  let since: string | null = null;
+  for (const monitor of monitors) {
+    if (!sourcesOf(monitor).includes(source) || !subredditsOf(monitor).some((name) => fresh.includes(name))) continue;
+    if (since === null || monitor.watch_from < since) since = monitor.watch_from;
+  }
+  return since;
+}

@@ -1,0 +1,155 @@
+/**
+ * What happens to a monitor's new matches: stored and paid for in one transaction (never one without
+ * the other), as many as the balance and the daily cap allow, oldest first; the monitor pauses when
+ * some had to be left out. Webhooks go out from an outbox: each stored match names the delivery it
+ * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
+ */
+import { creditsIn } from '../credits/credits.usecases.ts';
+import { AppError } from '../../shared/errors.ts';
+import { idOf, newId } from '../../shared/crypto/ids.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
+import type { Found } from './monitors.cycle.ts';
+import { createPollerRepository } from './monitors.poller.repository.ts';
+import type { MonitorRow, PausedReason } from './monitors.tables.ts';
+import { toMatchView } from './monitors.view.ts';
+
+/** Matches per monitor.matches delivery. */
+const BATCH = 100;
+/** A charge refused because another move spent the balance between the look and the charge is tried again this often. */
+const ATTEMPTS = 3;
+
+const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+const oldestFirst = (a: Found, b: Found) => a.item.created_at.localeCompare(b.item.created_at) || a.item.id.localeCompare(b.item.id);
+
+export function createMatchDelivery(deps: {
+  db: Database;
+  clock: () => Date;
+  random: RandomBytes;
+  pricePerMatch: number;
+  webhooks: Pick<WebhooksUsecases, 'enqueue'>;
+}) {
+  const { db, clock, random, pricePerMatch: price } = deps;
+
+  /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
+  async function storeOnce(monitorId: string, found: Found[], now: Date) {
+    return transaction(db, async (trx) => {
+      const poller = createPollerRepository(trx);
+      const monitor = await poller.monitor(monitorId);
+      if (!monitor || monitor.status !== 'active') return { stored: 0, paused: null };
+      let allowed = found.length;
+      let limit: PausedReason | null = null;
+      if (monitor.max_matches_per_day !== null) {
+        const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcMidnight(now))));
+        if (room < allowed) [allowed, limit] = [room, 'daily_cap'];
+      }
+      if (price > 0) {
+        const affordable = Math.floor((await creditsIn(trx).spendableBalance(monitor.account_id)) / price);
+        if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
+      }
+      const at = now.toISOString();
+      let stored = 0;
+      let batch: string | null = null;
+      for (const { item, keywords } of found) {
+        if (stored >= allowed) break;
+        const id = newId('mat', now, random);
+        if (monitor.webhook_url && stored % BATCH === 0) batch = idOf('msg', now, id.slice(-16));
+        const inserted = await trx
+          .insertInto('monitor_matches')
+          .values({
+            id,
+            monitor_id: monitorId,
+            account_id: monitor.account_id,
+            type: item.type,
+            reddit_id: item.id,
+            subreddit: `r/${item.subreddit}`,
+            title: item.title,
+            body: item.body,
+            author: item.author,
+            permalink: item.permalink,
+            created_at: item.created_at,
+            matched_keywords: JSON.stringify(keywords),
+            found_at: at,
+            webhook_batch: batch,
+            notified_at: null,
+          })
+          .onConflict((oc) => oc.columns(['monitor_id', 'reddit_id']).doNothing())
+          .returning('seq')
+          .executeTakeFirst();
+        if (inserted) stored++;
+      }
+      if (stored > 0 && price > 0) {
+        await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price: stored * price, monitorId, matchCount: stored, at });
+      }
+      // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
+      const leftOut = found.length > allowed && limit !== null;
+      const paused = leftOut && (await poller.pause(monitorId, limit!, limit === 'daily_cap' ? nextUtcMidnight(now) : null, at));
+      return { stored, paused: paused ? limit : null };
+    });
+  }
+
+  async function store(monitor: MonitorRow, found: Found[]): Promise<{ stored: number; paused: PausedReason | null }> {
+    const ordered = [...found].sort(oldestFirst);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await storeOnce(monitor.id, ordered, clock());
+      } catch (error) {
+        // Deleted by its owner meanwhile (PostgreSQL refuses the matches of a monitor that is gone): nothing to store.
+        if (!(await createPollerRepository(db).monitor(monitor.id))) return { stored: 0, paused: null };
+        // The balance moved between the look and the charge (a scrape paid meanwhile): look again.
+        const raced = error instanceof AppError && error.status === 402;
+        if (!raced || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** A monitor event to the monitor's own endpoint, if it has one. */
+  async function announce(monitor: MonitorRow, type: string, data: Record<string, unknown>) {
+    if (!monitor.webhook_url) return;
+    await deps.webhooks.enqueue({
+      accountId: monitor.account_id,
+      scrapeId: null,
+      url: monitor.webhook_url,
+      type,
+      data: { monitor_id: monitor.id, name: monitor.name, ...data },
+    });
+  }
+
+  /** Sends every monitor.matches delivery stored but not yet enqueued. */
+  async function flush(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batches = await db
+        .selectFrom('monitor_matches')
+        .select(['webhook_batch', 'monitor_id'])
+        .distinct()
+        .where('notified_at', 'is', null)
+        .where('webhook_batch', 'is not', null)
+        .limit(50)
+        .execute();
+      if (batches.length === 0) return sent;
+      for (const { webhook_batch: batch, monitor_id: monitorId } of batches) {
+        const rows = await db.selectFrom('monitor_matches').selectAll().where('webhook_batch', '=', batch).orderBy('seq').execute();
+        const monitor = await createPollerRepository(db).monitor(monitorId);
+        if (monitor?.webhook_url && rows.length > 0) {
+          await deps.webhooks.enqueue({
+            id: batch!,
+            accountId: monitor.account_id,
+            scrapeId: null,
+            url: monitor.webhook_url,
+            type: 'monitor.matches',
+            data: { monitor_id: monitor.id, name: monitor.name, matches: rows.map(toMatchView) },
+          });
+          sent++;
+        }
+        await db.updateTable('monitor_matches').set({ notified_at: clock().toISOString() }).where('webhook_batch', '=', batch).execute();
+      }
+    }
+  }
+
+  return { store, announce, flush };
+}
+
+export type MatchDelivery = ReturnType<typeof createMatchDelivery>;

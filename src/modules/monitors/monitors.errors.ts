@@ -1,0 +1,22 @@
+import { AppError } from '../../shared/errors.ts';
+
+export const monitorsErrors = {
+  notFound: () => new AppError({ code: 'monitors.not_found', status: 404, message: 'No monitor with this id in your account.' }),
+  /**
+   * 404 rather than 400: the id has the right form (the schema checked it) but is not a match of this
+   * monitor, which a client that kept the last id it saw can only get by mixing up its monitors.
+   */
+  matchNotFound: () =>
+    new AppError({
+      code: 'monitors.match_not_found',
+      status: 404,
+      message: 'The match given as `after` is not one of this monitor’s matches; use an id from this monitor’s own matches.',
+    }),
+  /** Two starting points at once: `cursor` pages newest first, `after` reads on from a match oldest first. */
+  cursorWithAfter: () =>
+    new AppError({
+      code: 'request.invalid_query',
+      status: 400,
+      message: 'Give either `cursor` (the next page of a listing) or `after` (everything stored after a match), not both.',
+    }),
+};

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { checkSettings, newMonitorSettings, SUBREDDIT_NAME } from './monitors.input.ts';
+
+describe('a monitor’s settings as the usecases check them', () => {
+  it('the subreddit rule is the one scrape’s schema uses', () => {
+    expect(SUBREDDIT_NAME.source).toBe(SUBREDDIT_PATTERN.replace('/', '\\/'));
+  });
+
+  it('a new monitor gets the defaults, trimmed keywords and folded duplicates, in the first spelling given', () => {
+    expect(newMonitorSettings({ name: ' Watch ', subreddits: ['r/Node', 'r/node'], keywords: [' API ', 'api', 'ü'] })).toEqual({
+      name: 'Watch',
+      subreddits: ['r/Node'],
+      keywords: ['API', 'ü'],
+      exclude_keywords: [],
+      match: 'phrase',
+      sources: ['posts'],
+      include_nsfw: false,
+      webhook_url: null,
+      max_matches_per_day: null,
+    });
+  });
+
+  it('what a form could send that a schema would refuse is a 422 naming every bad field', () => {
+    const refused = (() => {
+      try {
+        checkSettings({ subreddits: ['node'], keywords: 'api', sources: ['posts', 'posts'], include_nsfw: 'yes', max_matches_per_day: 1.5 });
+      } catch (error) {
+        return error as { status: number; extra: { errors: { path: string }[] } };
+      }
+    })();
+    expect(refused?.status).toBe(422);
+    expect(refused?.extra.errors.map((e) => e.path)).toEqual(['/subreddits/0', '/keywords', '/sources', '/include_nsfw', '/max_matches_per_day']);
+  });
+
+  it('an edit checks only the fields it gives', () => {
+    expect(checkSettings({ exclude_keywords: [' hiring '], webhook_url: null })).toEqual({ exclude_keywords: ['hiring'], webhook_url: null });
+  });
+});

@@ -1,0 +1,140 @@
+import { validationError } from '../../shared/errors.ts';
+import type { MatchMode, MonitorSource } from './monitors.tables.ts';
+
+/*
+ * No schema code here: the operator CLI loads the monitors usecases, and a one-shot command must not
+ * load typebox (test/cli/startup.test.ts). So the subreddit rule is scrape's SUBREDDIT_PATTERN written
+ * out again; monitors.input.test.ts keeps the two the same.
+ */
+export const SUBREDDIT_NAME = /^r\/[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
+
+export const MONITOR_LIMITS = {
+  name: 64,
+  subreddits: 100,
+  keywords: 50,
+  excludeKeywords: 50,
+  keywordLength: 100,
+  maxMatchesPerDay: 1_000_000,
+} as const;
+
+/** A monitor's settings once checked, trimmed and folded: what is stored. */
+export interface MonitorSettings {
+  name: string;
+  subreddits: string[];
+  keywords: string[];
+  exclude_keywords: string[];
+  match: MatchMode;
+  sources: MonitorSource[];
+  include_nsfw: boolean;
+  webhook_url: string | null;
+  max_matches_per_day: number | null;
+}
+
+type Problem = { path: string; message: string };
+
+const SOURCES: readonly MonitorSource[] = ['posts', 'comments'];
+
+/** Keeps the first spelling of each case-insensitive duplicate, in the given order. */
+function foldDuplicates(values: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const value of values) if (!seen.has(value.toLowerCase())) seen.set(value.toLowerCase(), value);
+  return [...seen.values()];
+}
+
+const count = (min: number, max: number) => `must have ${min === max ? min : `${min} to ${max}`} items`;
+
+function list(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] | undefined {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    problems.push({ path: `/${field}`, message: 'must be an array of strings' });
+    return undefined;
+  }
+  if (value.length < min || value.length > max) problems.push({ path: `/${field}`, message: count(min, max) });
+  return value as string[];
+}
+
+/** Keywords trimmed, each 1–100 characters after trimming (the schema cannot trim), folded. */
+function keywords(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] {
+  const items = list(problems, field, value, min, max) ?? [];
+  const trimmed = items.map((keyword) => keyword.trim());
+  trimmed.forEach((keyword, index) => {
+    if (keyword.length < 1 || keyword.length > MONITOR_LIMITS.keywordLength) {
+      problems.push({ path: `/${field}/${index}`, message: 'must be 1 to 100 characters after trimming spaces' });
+    }
+  });
+  return foldDuplicates(trimmed);
+}
+
+/** Checks each field that is present; the API's schema has checked them already, the dashboard's form has not. */
+const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unknown) => MonitorSettings[K] } = {
+  name(problems, value) {
+    const name = typeof value === 'string' ? value.trim() : '';
+    if (name.length < 1 || name.length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: 'must be 1 to 64 characters after trimming spaces' });
+    return name;
+  },
+  subreddits(problems, value) {
+    const items = list(problems, 'subreddits', value, 1, MONITOR_LIMITS.subreddits) ?? [];
+    items.forEach((name, index) => {
+      if (!SUBREDDIT_NAME.test(name)) problems.push({ path: `/subreddits/${index}`, message: 'must be r/ and a subreddit name (2–21 of A–Z a–z 0–9 _)' });
+    });
+    return foldDuplicates(items);
+  },
+  keywords: (problems, value) => keywords(problems, 'keywords', value, 1, MONITOR_LIMITS.keywords),
+  exclude_keywords: (problems, value) => keywords(problems, 'exclude_keywords', value, 0, MONITOR_LIMITS.excludeKeywords),
+  match(problems, value) {
+    if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: 'must be "phrase" or "word"' });
+    return value as MatchMode;
+  },
+  sources(problems, value) {
+    const items = list(problems, 'sources', value, 1, SOURCES.length) ?? [];
+    if (items.some((item) => !SOURCES.includes(item as MonitorSource)) || new Set(items).size !== items.length) {
+      problems.push({ path: '/sources', message: 'must be "posts", "comments" or both, each once' });
+    }
+    // Stored in one order, so a monitor reads the same whichever order it was given in.
+    return SOURCES.filter((source) => items.includes(source));
+  },
+  include_nsfw(problems, value) {
+    if (typeof value !== 'boolean') problems.push({ path: '/include_nsfw', message: 'must be true or false' });
+    return value as boolean;
+  },
+  webhook_url(problems, value) {
+    if (value !== null && (typeof value !== 'string' || value.length === 0)) problems.push({ path: '/webhook_url', message: 'must be an https URL or null' });
+    return value as string | null;
+  },
+  max_matches_per_day(problems, value) {
+    const ok = value === null || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MONITOR_LIMITS.maxMatchesPerDay);
+    if (!ok) problems.push({ path: '/max_matches_per_day', message: 'must be a whole number from 1 to 1000000, or null' });
+    return value as number | null;
+  },
+};
+
+const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
+  exclude_keywords: [],
+  match: 'phrase',
+  sources: ['posts'],
+  include_nsfw: false,
+  webhook_url: null,
+  max_matches_per_day: null,
+};
+
+/**
+ * The fields given, checked, trimmed and folded; every problem at once as a 422 pointing at the bad
+ * field or item (like POST /scrape's keywords). `undefined` means "not given" and is skipped.
+ */
+export function checkSettings(input: { [K in keyof MonitorSettings]?: unknown }): Partial<MonitorSettings> {
+  const problems: Problem[] = [];
+  const settings: Record<string, unknown> = {};
+  for (const [field, check] of Object.entries(CHECKS)) {
+    const value = input[field as keyof MonitorSettings];
+    if (value !== undefined) settings[field] = (check as (p: Problem[], v: unknown) => unknown)(problems, value);
+  }
+  if (problems.length > 0) {
+    throw validationError(`The monitor is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+  }
+  return settings as Partial<MonitorSettings>;
+}
+
+/** A new monitor's settings: the required fields checked like any other, the rest defaulted. */
+export function newMonitorSettings(input: { [K in keyof MonitorSettings]?: unknown }): MonitorSettings {
+  const { name, subreddits, keywords } = input;
+  return { ...DEFAULTS, ...checkSettings({ ...input, name: name ?? '', subreddits: subreddits ?? [], keywords: keywords ?? [] }) } as MonitorSettings;
+}

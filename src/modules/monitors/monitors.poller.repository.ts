@@ -1,0 +1,141 @@
+/**
+ * The poller's own rows: which monitors are active, how far each subreddit was read (the marks,
+ * with the last good read and the last Reddit error), the gaps, and the lease that lets one instance
+ * poll at a time. The API's reads of the same tables live in monitors.repository.ts.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../../shared/db/database.ts';
+import { compareIds, type Mark } from './monitors.reading.ts';
+import type { MonitorSource, PausedReason } from './monitors.tables.ts';
+
+const LEASE = 'monitors';
+
+export const createPollerRepository = (db: Kysely<Tables>) => ({
+  /** Ends the daily-cap pauses whose UTC day is over; they watch again from that midnight. */
+  async resumeDueDailyCaps(now: string): Promise<void> {
+    await db
+      .updateTable('monitors')
+      .set({ status: 'active', paused_reason: null, paused_until: null, watch_from: sql`paused_until`, updated_at: now })
+      .where('status', '=', 'paused')
+      .where('paused_reason', '=', 'daily_cap')
+      .where('paused_until', '<=', now)
+      .execute();
+  },
+
+  activeMonitors: () => db.selectFrom('monitors').selectAll().where('status', '=', 'active').orderBy('id').execute(),
+
+  /** A monitor's status as it is now (it may have been paused, edited or deleted since the cycle began). */
+  monitor: (id: string) => db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  /** Pauses an active monitor; false when it was no longer active (paused by its owner, deleted). */
+  async pause(id: string, reason: PausedReason, until: string | null, now: string): Promise<boolean> {
+    const result = await db
+      .updateTable('monitors')
+      .set({ status: 'paused', paused_reason: reason, paused_until: until, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async matchesSince(monitorId: string, since: string): Promise<number> {
+    const row = await db
+      .selectFrom('monitor_matches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('monitor_id', '=', monitorId)
+      .where('found_at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+
+  async marks(names: string[], source: MonitorSource): Promise<Map<string, Mark>> {
+    if (names.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('monitor_cursors')
+      .select(['subreddit', 'mark', 'mark_at'])
+      .where('source', '=', source)
+      .where('subreddit', 'in', names)
+      .execute();
+    return new Map(rows.flatMap((row) => (row.mark && row.mark_at ? [[row.subreddit, { id: row.mark, at: row.mark_at }]] : [])));
+  },
+
+  /** After a good read: every name of the group has been read up to `top` (a mark never goes back). */
+  async advance(names: string[], source: MonitorSource, top: Mark | null, now: string): Promise<void> {
+    const current = await createPollerRepository(db).marks(names, source);
+    for (const subreddit of names) {
+      const old = current.get(subreddit);
+      const mark = top && (!old || compareIds(top.id, old.id) > 0) ? top : (old ?? null);
+      const values = { mark: mark?.id ?? null, mark_at: mark?.at ?? null, read_at: now, error: null, error_at: null };
+      await db
+        .insertInto('monitor_cursors')
+        .values({ subreddit, source, ...values })
+        .onConflict((oc) => oc.columns(['subreddit', 'source']).doUpdateSet(values))
+        .execute();
+    }
+  },
+
+  /** Reddit failed on these names: the marks stay, so the next good read catches up from them. */
+  async recordError(names: string[], source: MonitorSource, error: string, now: string): Promise<void> {
+    for (const subreddit of names) {
+      await db
+        .insertInto('monitor_cursors')
+        .values({ subreddit, source, mark: null, mark_at: null, read_at: null, error, error_at: now })
+        .onConflict((oc) => oc.columns(['subreddit', 'source']).doUpdateSet({ error, error_at: now }))
+        .execute();
+    }
+  },
+
+  async insertGap(gap: { monitorId: string; source: MonitorSource; subreddits: string[]; from: string; to: string; now: string }) {
+    await db
+      .insertInto('monitor_gaps')
+      .values({
+        monitor_id: gap.monitorId,
+        source: gap.source,
+        subreddits: JSON.stringify(gap.subreddits),
+        from_at: gap.from,
+        to_at: gap.to,
+        recorded_at: gap.now,
+      })
+      .execute();
+  },
+
+  /**
+   * Takes the poller lease (or renews this holder's), counting one more cycle; null while another
+   * holder's lease runs. One guarded statement, so two instances can never both get the same cycle.
+   */
+  async acquire(holder: string, nowMs: number, leaseMs: number): Promise<number | null> {
+    const expires = nowMs + leaseMs;
+    const inserted = await db
+      .insertInto('poller_leases')
+      .values({ name: LEASE, holder, expires_at: expires, cycle: 1 })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('cycle')
+      .executeTakeFirst();
+    if (inserted) return Number(inserted.cycle);
+    const updated = await db
+      .updateTable('poller_leases')
+      .set({ holder, expires_at: expires, cycle: sql`cycle + 1` })
+      .where('name', '=', LEASE)
+      .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', nowMs)]))
+      .returning('cycle')
+      .executeTakeFirst();
+    return updated ? Number(updated.cycle) : null;
+  },
+
+  /** Extends the lease of this holder's cycle; false when it was lost (then nothing of the cycle may commit). */
+  async renew(holder: string, cycle: number, nowMs: number, leaseMs: number): Promise<boolean> {
+    const result = await db
+      .updateTable('poller_leases')
+      .set({ expires_at: nowMs + leaseMs })
+      .where('name', '=', LEASE)
+      .where('holder', '=', holder)
+      .where('cycle', '=', cycle)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Lets another instance take over at once (a clean shutdown). */
+  release: (holder: string) => db.deleteFrom('poller_leases').where('name', '=', LEASE).where('holder', '=', holder).execute(),
+});
+
+export type PollerRepository = ReturnType<typeof createPollerRepository>;

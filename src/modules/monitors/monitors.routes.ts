@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { problemResponses } from '../../shared/http/schemas.ts';
+import { callerOf } from '../keys/keys.hooks.ts';
+import {
+  matchesQuerySchema,
+  matchListSchema,
+  monitorBodySchema,
+  monitorListSchema,
+  monitorParamsSchema,
+  monitorPatchSchema,
+  monitorSchema,
+  pageQuerySchema,
+} from './monitors.schemas.ts';
+import type { MonitorsUsecases } from './monitors.usecases.ts';
+
+const PRICE_NOTE = 'Free: only stored matches cost credits (PRICE_MONITOR_MATCH each), so this never answers 402.';
+
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
+  app.post(
+    '/monitors',
+    {
+      // Idempotent: a retried create must not make a second monitor, which would store and charge every match twice.
+      config: { idempotent: true, scope: 'monitors' },
+      schema: {
+        summary: 'Watch subreddits for new posts and comments that contain keywords',
+        description: `${PRICE_NOTE} Send an Idempotency-Key header to make retries safe.`,
+        tags: ['monitors'],
+        body: monitorBodySchema,
+        response: { 201: monitorSchema, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const monitor = await monitors.create(callerOf(request).accountId, request.body);
+      return reply.code(201).header('location', `/api/v1/monitors/${monitor.id}`).send(monitor);
+    },
+  );
+
+  app.get(
+    '/monitors',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: "This account's monitors, newest first, with their health (free, cursor-paginated)",
+        tags: ['monitors'],
+        querystring: pageQuerySchema,
+        response: { 200: monitorListSchema, ...problemResponses(400, 401, 403, 422, 429) },
+      },
+    },
+    async (request) => monitors.list(callerOf(request).accountId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }),
+  );
+
+  app.get(
+    '/monitors/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'One monitor of this account, with its health (free)',
+        tags: ['monitors'],
+        params: monitorParamsSchema,
+        response: { 200: monitorSchema, ...problemResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) => monitors.get(callerOf(request).accountId, request.params.id),
+  );
+
+  app.patch(
+    '/monitors/:id',
+    {
+      config: { scope: 'monitors' },
+      schema: {
+        summary: 'Change any field of a monitor, or pause or resume it',
+        description: `${PRICE_NOTE} Fields left out keep their value. Resuming watches from that moment: posts and comments published while the monitor was paused are never matched.`,
+        tags: ['monitors'],
+        params: monitorParamsSchema,
+        body: monitorPatchSchema,
+        response: { 200: monitorSchema, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 503) },
+      },
+    },
+    async (request) => monitors.update(callerOf(request).accountId, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/monitors/:id',
+    {
+      config: { scope: 'monitors' },
+      schema: {
+        summary: 'Delete a monitor and its stored matches (its ledger entries stay)',
+        tags: ['monitors'],
+        params: monitorParamsSchema,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await monitors.remove(callerOf(request).accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/monitors/:id/matches',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: "A monitor's matches: newest first, or with `after` everything stored after a match, oldest first (free)",
+        description:
+          'Keep the id of the last match you read and ask with after=<that id>: each match is returned once, in the order it ' +
+          'was stored, and none is skipped. `after` and `cursor` cannot be combined (400 request.invalid_query).',
+        tags: ['monitors'],
+        params: monitorParamsSchema,
+        querystring: matchesQuerySchema,
+        response: { 200: matchListSchema, ...problemResponses(400, 401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      monitors.matches(callerOf(request).accountId, request.params.id, {
+        limit: request.query.limit ?? 20,
+        cursor: request.query.cursor,
+        after: request.query.after,
+      }),
+  );
+};

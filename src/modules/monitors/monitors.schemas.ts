@@ -1,0 +1,172 @@
+import Type, { type Static } from 'typebox';
+import { pageQuerySchema } from '../../shared/http/schemas.ts';
+import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { MONITOR_LIMITS } from './monitors.input.ts';
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')]);
+
+// Keywords may carry spaces around them, so the raw text may be longer than the trimmed limit the usecase checks.
+const keyword = Type.String({ minLength: 1, maxLength: 200, description: '1–100 characters after trimming' });
+
+/** Every field a monitor has, as POST takes them. */
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
+  subreddits: Type.Array(
+    Type.String({ pattern: SUBREDDIT_PATTERN, description: 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _' }),
+    { minItems: 1, maxItems: MONITOR_LIMITS.subreddits, description: 'Folded case-insensitively (the first spelling is kept).' },
+  ),
+  keywords: Type.Array(keyword, {
+    minItems: 1,
+    maxItems: MONITOR_LIMITS.keywords,
+    description: 'Words or phrases looked for in the title and body of each new post or comment, case-insensitively.',
+  }),
+  exclude_keywords: Type.Array(keyword, {
+    maxItems: MONITOR_LIMITS.excludeKeywords,
+    default: [],
+    description: 'A post or comment containing one of these is not a match.',
+  }),
+  match: Type.Union([Type.Literal('phrase'), Type.Literal('word')], {
+    default: 'phrase',
+    description: '"phrase": the keyword anywhere in the text; "word": only as whole words ("api" does not match "rapid").',
+  }),
+  sources: Type.Array(source, { minItems: 1, maxItems: 2, uniqueItems: true, default: ['posts'], description: 'What to watch.' }),
+  include_nsfw: Type.Boolean({ default: false }),
+  webhook_url: nullable(
+    Type.String({ minLength: 1, maxLength: 2000, description: 'https URL that gets signed monitor.* events (Standard Webhooks)' }),
+  ),
+  max_matches_per_day: nullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: MONITOR_LIMITS.maxMatchesPerDay,
+      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one.',
+    }),
+  ),
+};
+
+export const monitorBodySchema = Type.Object(
+  {
+    name: fields.name,
+    subreddits: fields.subreddits,
+    keywords: fields.keywords,
+    exclude_keywords: Type.Optional(fields.exclude_keywords),
+    match: Type.Optional(fields.match),
+    sources: Type.Optional(fields.sources),
+    include_nsfw: Type.Optional(fields.include_nsfw),
+    webhook_url: Type.Optional(fields.webhook_url),
+    max_matches_per_day: Type.Optional(fields.max_matches_per_day),
+  },
+  { additionalProperties: false },
+);
+
+/** Any field of POST, and `status`; a field left out keeps its value. */
+export const monitorPatchSchema = Type.Object(
+  {
+    name: Type.Optional(fields.name),
+    subreddits: Type.Optional(fields.subreddits),
+    keywords: Type.Optional(fields.keywords),
+    exclude_keywords: Type.Optional(fields.exclude_keywords),
+    match: Type.Optional(fields.match),
+    sources: Type.Optional(fields.sources),
+    include_nsfw: Type.Optional(fields.include_nsfw),
+    webhook_url: Type.Optional(fields.webhook_url),
+    max_matches_per_day: Type.Optional(fields.max_matches_per_day),
+    status: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('paused')], {
+        description: '"paused" stops matching (paused_reason "user"); "active" resumes, watching from that moment on.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type MonitorBody = Static<typeof monitorBodySchema>;
+export type MonitorPatchBody = Static<typeof monitorPatchSchema>;
+
+const ID_PATTERN = (prefix: string) => `^${prefix}_[0-9a-f]{28}$`;
+
+export const monitorParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const matchesQuerySchema = Type.Object(
+  {
+    ...pageQuerySchema.properties,
+    after: Type.Optional(
+      Type.String({
+        pattern: ID_PATTERN('mat'),
+        description: 'A match id: everything this monitor stored after it, oldest first. Not together with cursor.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const health = Type.Object({
+  subreddits: Type.Array(
+    Type.Object({
+      subreddit: Type.String(),
+      state: Type.Union([
+        Type.Literal('ok'),
+        Type.Literal('private'),
+        Type.Literal('banned'),
+        Type.Literal('not_found'),
+        Type.Literal('quarantined'),
+      ]),
+      last_read_at: nullable(Type.String({ format: 'date-time' })),
+      last_error: nullable(
+        Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),
+      ),
+    }),
+  ),
+  gaps: Type.Array(
+    Type.Object({
+      source: source,
+      subreddits: Type.Array(Type.String()),
+      from: Type.String({ format: 'date-time' }),
+      to: Type.String({ format: 'date-time' }),
+      recorded_at: Type.String({ format: 'date-time' }),
+    }),
+    { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
+  ),
+});
+
+export const monitorSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  paused_reason: nullable(Type.String({ description: 'insufficient_credits | daily_cap | user' })),
+  paused_until: nullable(Type.String({ format: 'date-time' })),
+  subreddits: Type.Array(Type.String()),
+  keywords: Type.Array(Type.String()),
+  exclude_keywords: Type.Array(Type.String()),
+  match: Type.String(),
+  sources: Type.Array(source),
+  include_nsfw: Type.Boolean(),
+  webhook_url: nullable(Type.String()),
+  max_matches_per_day: nullable(Type.Integer()),
+  health,
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const matchSchema = Type.Object({
+  id: Type.String(),
+  monitor_id: Type.String(),
+  type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
+  reddit_id: Type.String({ description: 't3_… for a post, t1_… for a comment' }),
+  subreddit: Type.String(),
+  title: Type.String({ description: "The post's title, also for a comment" }),
+  body: Type.String(),
+  author: Type.String(),
+  permalink: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  matched_keywords: Type.Array(Type.String()),
+  found_at: Type.String({ format: 'date-time' }),
+});
+
+const pageOf = <T extends typeof monitorSchema | typeof matchSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), has_more: Type.Boolean(), next_cursor: nullable(Type.String()) });
+
+export const monitorListSchema = pageOf(monitorSchema);
+export const matchListSchema = pageOf(matchSchema);
+export { pageQuerySchema };

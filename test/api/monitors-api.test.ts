@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
+
+const SECRET_KEY = 'c'.repeat(64);
+const body = { name: 'Launch watch', subreddits: ['r/node', 'r/TypeScript'], keywords: ['subpilot', 'reddit api'] };
+
+describe.each(engines)('the monitors API on %s', (engine) => {
+  let app: TestApp;
+  // Moved forward by each test that needs one monitor to be newer than another (ids sort by creation time).
+  let now = new Date('2026-05-01T10:00:00Z');
+  const tick = () => (now = new Date(now.getTime() + 1000));
+
+  beforeAll(async () => {
+    app = await startTestApp(engine, {
+      env: { SECRET_KEY },
+      // No poller: these tests are about what the owner sees and changes, not about reading Reddit.
+      worker: false,
+      overrides: { clock: () => now, resolveHost: async () => [{ address: '93.184.216.34', family: 4 }] },
+    });
+  });
+  afterAll(() => app.close());
+
+  const create = (token: string, fields: Record<string, unknown> = {}) =>
+    app.api('POST', '/api/v1/monitors', { token, body: { ...body, ...fields } });
+
+  it('POST creates an active monitor with the defaults, answers 201 with its Location, and GET reads the same monitor', async () => {
+    const { token } = await app.accountWithKey(0);
+    const response = await create(token, { keywords: [' subpilot ', 'SubPilot', 'reddit api'], subreddits: ['r/node', 'r/NODE', 'r/TypeScript'] });
+    expect(response.status).toBe(201);
+    const monitor = await response.json();
+    expect(monitor).toEqual({
+      id: expect.stringMatching(/^mon_[0-9a-f]{28}$/),
+      name: 'Launch watch',
+      status: 'active',
+      paused_reason: null,
+      paused_until: null,
+      subreddits: ['r/node', 'r/TypeScript'],
+      keywords: ['subpilot', 'reddit api'],
+      exclude_keywords: [],
+      match: 'phrase',
+      sources: ['posts'],
+      include_nsfw: false,
+      webhook_url: null,
+      max_matches_per_day: null,
+      health: {
+        subreddits: [
+          { subreddit: 'r/node', state: 'ok', last_read_at: null, last_error: null },
+          { subreddit: 'r/TypeScript', state: 'ok', last_read_at: null, last_error: null },
+        ],
+        gaps: [],
+      },
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    expect(response.headers.get('location')).toBe(`/api/v1/monitors/${monitor.id}`);
+    const read = await app.api('GET', `/api/v1/monitors/${monitor.id}`, { token });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(monitor);
+  });
+
+  it('POST keeps every optional field given, in one order of sources whatever order they came in', async () => {
+    const { token } = await app.accountWithKey(0);
+    const fields = {
+      exclude_keywords: ['hiring'],
+      match: 'word',
+      sources: ['comments', 'posts'],
+      include_nsfw: true,
+      webhook_url: 'https://hooks.example.com/subpilot',
+      max_matches_per_day: 200,
+    };
+    const monitor = await (await create(token, fields)).json();
+    expect(monitor).toMatchObject({ ...fields, sources: ['posts', 'comments'] });
+  });
+
+  it('the list pages newest first with an opaque cursor and shows only the caller’s own monitors', async () => {
+    const { token } = await app.accountWithKey(0);
+    const other = await app.accountWithKey(0);
+    await create(other.token);
+    const ids: string[] = [];
+    for (const name of ['one', 'two', 'three']) {
+      tick();
+      ids.push((await (await create(token, { name })).json()).id);
+    }
+    const first = await (await app.api('GET', '/api/v1/monitors?limit=2', { token })).json();
+    expect(first.data.map((m: { id: string }) => m.id)).toEqual([ids[2], ids[1]]);
+    expect(first).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const second = await (await app.api('GET', `/api/v1/monitors?limit=2&cursor=${first.next_cursor}`, { token })).json();
+    expect(second).toMatchObject({ data: [{ id: ids[0], name: 'one', health: { gaps: [] } }], has_more: false, next_cursor: null });
+  });
+
+  it('PATCH changes only the fields given, keeps watching from creation, and answers the whole monitor', async () => {
+    const { token } = await app.accountWithKey(0);
+    const created = await (await create(token)).json();
+    tick();
+    const response = await app.api('PATCH', `/api/v1/monitors/${created.id}`, {
+      token,
+      body: { keywords: ['launch'], subreddits: ['r/javascript'], webhook_url: null },
+    });
+    expect(response.status).toBe(200);
+    const changed = await response.json();
+    expect(changed).toMatchObject({ ...created, keywords: ['launch'], subreddits: ['r/javascript'], health: expect.any(Object), updated_at: now.toISOString() });
+    const row = await app.services.db.selectFrom('monitors').select('watch_from').where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.watch_from).toBe(created.created_at);
+  });
+
+  it('pausing records that the owner paused it, and resuming clears the reason and watches from that moment on', async () => {
+    const { token } = await app.accountWithKey(0);
+    const { id } = await (await create(token)).json();
+    const paused = await (await app.api('PATCH', `/api/v1/monitors/${id}`, { token, body: { status: 'paused' } })).json();
+    expect(paused).toMatchObject({ status: 'paused', paused_reason: 'user', paused_until: null });
+    const resumedAt = tick().toISOString();
+    const resumed = await (await app.api('PATCH', `/api/v1/monitors/${id}`, { token, body: { status: 'active' } })).json();
+    expect(resumed).toMatchObject({ status: 'active', paused_reason: null, paused_until: null });
+    const row = await app.services.db.selectFrom('monitors').select('watch_from').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.watch_from).toBe(resumedAt);
+  });
+
+  it('DELETE answers 204 and the monitor is gone from GET and the list', async () => {
+    const { token } = await app.accountWithKey(0);
+    const { id } = await (await create(token)).json();
+    const response = await app.api('DELETE', `/api/v1/monitors/${id}`, { token });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect((await app.api('GET', `/api/v1/monitors/${id}`, { token })).status).toBe(404);
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
+    expect((await app.api('DELETE', `/api/v1/monitors/${id}`, { token })).status).toBe(404);
+  });
+
+  it.each([
+    ['an unknown field', { color: 'red' }, '/', /unknown property "color"/],
+    ['no keywords', { keywords: [] }, '/keywords', /fewer than 1 items/],
+    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /1 to 100 characters after trimming/],
+    ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /more than 100 items/],
+    ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /pattern/],
+    ['an http webhook URL', { webhook_url: 'http://hooks.example.com/x' }, '/webhook_url', /https/],
+    ['the same source twice', { sources: ['posts', 'posts'] }, '/sources', /duplicate/],
+    ['a daily cap of zero', { max_matches_per_day: 0 }, '/max_matches_per_day', /must be >= 1/],
+    ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /more than 64 characters/],
+  ])('POST refuses %s with a 422 pointing at it, and stores nothing', async (_label, fields, path, message) => {
+    const { token } = await app.accountWithKey(0);
+    const response = await create(token, fields);
+    expect(response.status).toBe(422);
+    const problem = await response.json();
+    expect(problem.code).toBe('request.invalid');
+    expect(problem.errors).toContainEqual({ path, message: expect.stringMatching(message) });
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
+  });
+
+  it('PATCH refuses what POST refuses and leaves the monitor as it was', async () => {
+    const { token } = await app.accountWithKey(0);
+    const created = await (await create(token)).json();
+    for (const patch of [{ keywords: ['  '] }, { status: 'stopped' }, { sources: [] }, { unknown: 1 }]) {
+      const response = await app.api('PATCH', `/api/v1/monitors/${created.id}`, { token, body: patch });
+      expect(response.status, JSON.stringify(patch)).toBe(422);
+    }
+    expect(await (await app.api('GET', `/api/v1/monitors/${created.id}`, { token })).json()).toEqual(created);
+  });
+
+  it('another account’s monitor is a 404 monitors.not_found on every route, and is left untouched', async () => {
+    const owner = await app.accountWithKey(0);
+    const created = await (await create(owner.token)).json();
+    const { token } = await app.accountWithKey(0);
+    for (const [method, path, patch] of [
+      ['GET', `/api/v1/monitors/${created.id}`],
+      ['PATCH', `/api/v1/monitors/${created.id}`, { status: 'paused' }],
+      ['DELETE', `/api/v1/monitors/${created.id}`],
+      ['GET', `/api/v1/monitors/${created.id}/matches`],
+    ] as const) {
+      const response = await app.api(method, path, { token, body: patch });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect((await response.json()).code).toBe('monitors.not_found');
+    }
+    expect(await (await app.api('GET', `/api/v1/monitors/${created.id}`, { token: owner.token })).json()).toEqual(created);
+  });
+
+  it('creating, editing and deleting need the monitors scope (403), reading needs only read', async () => {
+    const { accountId, token: full } = await app.accountWithKey(0);
+    const { id } = await (await create(full)).json();
+    const { token: reader } = await app.services.keys.createKey(accountId, 'reader', { scopes: ['read'] });
+    for (const [method, path, patch] of [
+      ['POST', '/api/v1/monitors', body],
+      ['PATCH', `/api/v1/monitors/${id}`, { name: 'x' }],
+      ['DELETE', `/api/v1/monitors/${id}`],
+    ] as const) {
+      const response = await app.api(method, path, { token: reader, body: patch });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.headers.get('www-authenticate')).toMatch(/scope="monitors"$/);
+    }
+    for (const path of ['/api/v1/monitors', `/api/v1/monitors/${id}`, `/api/v1/monitors/${id}/matches`]) {
+      expect((await app.api('GET', path, { token: reader })).status, path).toBe(200);
+    }
+    const { token: writer } = await app.services.keys.createKey(accountId, 'writer', { scopes: ['monitors'] });
+    expect((await app.api('GET', '/api/v1/monitors', { token: writer })).status).toBe(403);
+    expect((await create(writer)).status).toBe(201);
+  });
+
+  it('at a zero balance every monitor call goes through and none answers 402; nothing is charged', async () => {
+    const { token, accountId } = await app.accountWithKey(0);
+    const created = await create(token);
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    const answers = [
+      await app.api('GET', '/api/v1/monitors', { token }),
+      await app.api('GET', `/api/v1/monitors/${id}`, { token }),
+      await app.api('PATCH', `/api/v1/monitors/${id}`, { token, body: { status: 'paused' } }),
+      await app.api('PATCH', `/api/v1/monitors/${id}`, { token, body: { status: 'active' } }),
+      await app.api('GET', `/api/v1/monitors/${id}/matches`, { token }),
+      await app.api('DELETE', `/api/v1/monitors/${id}`, { token }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 204]);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(0);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(0);
+  });
+
+  it('a create retried with the same Idempotency-Key makes one monitor and replays the first answer', async () => {
+    const { token } = await app.accountWithKey(0);
+    const send = () => app.api('POST', '/api/v1/monitors', { token, body, headers: { 'idempotency-key': 'create-once' } });
+    const first = await send();
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toHaveLength(1);
+  });
+});

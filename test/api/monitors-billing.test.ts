@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { engines } from '../support/engines.ts';
+import { ledgerSum } from '../support/ledger.ts';
+import { createMonitor, cycle, startMonitorsApp, storedMatches, type PinnedClock } from '../support/monitors.ts';
+
+describe.each(engines)('what monitors charge on %s', (engine) => {
+  let app: TestApp;
+  let clock: PinnedClock;
+  beforeAll(async () => {
+    ({ app, clock } = await startMonitorsApp(engine));
+    app.reddit.subreddits.set('billing', 'public');
+  });
+  afterAll(() => app.close());
+
+  /** `count` new posts mentioning `word` in r/billing, then one cycle. */
+  async function postsThenCycle(word: string, count: number) {
+    clock.advance(10);
+    const posts = Array.from({ length: count }, (_, i) =>
+      app.reddit.addPost({ subreddit: 'billing', title: `${word} number ${i}`, created_utc: clock.seconds() - count + i }),
+    );
+    clock.advance(10);
+    await cycle(app);
+    return posts;
+  }
+  const monitorRow = (id: string) => app.database.db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('a monitor at zero credits pauses with insufficient_credits and stores nothing unpaid', async () => {
+    const { accountId, token } = await app.accountWithKey(0);
+    const monitor = await createMonitor(app, token, { subreddits: ['r/billing'], keywords: ['zebra'] });
+    await cycle(app);
+    await postsThenCycle('zebra', 3);
+    expect(await storedMatches(app, monitor.id)).toEqual([]);
+    expect(await monitorRow(monitor.id)).toMatchObject({ status: 'paused', paused_reason: 'insufficient_credits' });
+    const shown = await (await app.api('GET', `/api/v1/monitors/${monitor.id}`, { token })).json();
+    expect(shown).toMatchObject({ status: 'paused', paused_reason: 'insufficient_credits' });
+    expect(await ledgerSum(app.services.db, accountId)).toBe(0);
+  });
+
+  it('a balance of 2 pays for the 2 oldest of 5 matches in one ledger row naming the monitor, then the monitor pauses', async () => {
+    const { accountId, token } = await app.accountWithKey(2);
+    const monitor = await createMonitor(app, token, { subreddits: ['r/billing'], keywords: ['yak'] });
+    await cycle(app);
+    const posts = await postsThenCycle('yak', 5);
+    expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id)).toEqual([`t3_${posts[0]!.id}`, `t3_${posts[1]!.id}`]);
+    expect(await monitorRow(monitor.id)).toMatchObject({ status: 'paused', paused_reason: 'insufficient_credits' });
+    const charges = await app.database.db.selectFrom('credit_ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'charge').execute();
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ amount: -2, monitor_id: monitor.id, match_count: 2, key_id: null });
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(0);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(0);
+
+    // Topped up and resumed: things published while it was paused are not delivered, new ones are.
+    await app.services.credits.grant(accountId, 10);
+    await postsThenCycle('yak', 1);
+    expect(await storedMatches(app, monitor.id)).toHaveLength(2);
+    const resumed = await app.api('PATCH', `/api/v1/monitors/${monitor.id}`, { token, body: { status: 'active' } });
+    expect(resumed.status).toBe(200);
+    const fresh = await postsThenCycle('yak', 1);
+    expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id).at(-1)).toBe(`t3_${fresh[0]!.id}`);
+    expect(await storedMatches(app, monitor.id)).toHaveLength(3);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(9);
+  });
+
+  it('the daily cap stores up to the cap, pauses until the next UTC midnight, then resumes by itself', async () => {
+    const { accountId, token } = await app.accountWithKey(100);
+    const monitor = await createMonitor(app, token, { subreddits: ['r/billing'], keywords: ['ibex'], max_matches_per_day: 3 });
+    await cycle(app);
+    await postsThenCycle('ibex', 2);
+    await postsThenCycle('ibex', 2);
+    expect(await storedMatches(app, monitor.id)).toHaveLength(3);
+    const paused = await monitorRow(monitor.id);
+    expect(paused).toMatchObject({ status: 'paused', paused_reason: 'daily_cap' });
+    expect(paused.paused_until).toMatch(/T00:00:00\.000Z$/);
+
+    clock.set(paused.paused_until!);
+    clock.advance(5);
+    const next = await postsThenCycle('ibex', 1);
+    expect(await monitorRow(monitor.id)).toMatchObject({ status: 'active', paused_reason: null });
+    expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id).at(-1)).toBe(`t3_${next[0]!.id}`);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(96);
+  });
+
+  it('PRICE_MONITOR_MATCH sets the price per match', async () => {
+    const priced = await startMonitorsApp(engine, { env: { PRICE_MONITOR_MATCH: '3' } });
+    try {
+      priced.app.reddit.subreddits.set('billing', 'public');
+      const { accountId, token } = await priced.app.accountWithKey(10);
+      await createMonitor(priced.app, token, { subreddits: ['r/billing'], keywords: ['gnu'] });
+      await cycle(priced.app);
+      priced.clock.advance(10);
+      for (let i = 0; i < 2; i++) priced.app.reddit.addPost({ subreddit: 'billing', title: `gnu ${i}`, created_utc: priced.clock.seconds() });
+      priced.clock.advance(10);
+      await cycle(priced.app);
+      expect(await priced.app.services.credits.spendableBalance(accountId)).toBe(4);
+      expect(await ledgerSum(priced.app.services.db, accountId)).toBe(4);
+    } finally {
+      await priced.app.close();
+    }
+  });
+});
