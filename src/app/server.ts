@@ -133,6 +133,7 @@ export async function buildServer(
     keys: services.keys,
     credits: services.credits,
     scrape: services.scrape,
+    monitors: services.monitors,
     webhooks: services.webhooks,
     generate: services.generate,
     publish: services.publish,

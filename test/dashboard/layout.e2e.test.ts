@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
+import { insertMatches } from '../support/monitor-rows.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
 /** What the pages are filled with, known once the app runs. */
 interface Fixture {
   scrapeId: string;
+  monitorId: string;
 }
 
 interface LayoutPage {
@@ -45,6 +47,8 @@ const PAGES: LayoutPage[] = [
   { name: 'credits', path: '/dashboard/credits' },
   { name: 'scrapes', path: '/dashboard/scrapes' },
   { name: 'scrape-results', path: (f) => `/dashboard/scrapes/${f.scrapeId}` },
+  { name: 'monitors', path: '/dashboard/monitors' },
+  { name: 'monitor', path: (f) => `/dashboard/monitors/${f.monitorId}` },
   { name: 'drafts', path: '/dashboard/drafts' },
   { name: 'publications', path: '/dashboard/publications' },
   { name: 'webhooks', path: '/dashboard/webhooks' },
@@ -63,7 +67,7 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
   let app: PublishingApp;
   let browser: Browser;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const fixture: Fixture = { scrapeId: '' };
+  const fixture: Fixture = { scrapeId: '', monitorId: '' };
   const contexts = new Map<number, BrowserContext>();
 
   beforeAll(async () => {
@@ -88,6 +92,15 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
     expect(response.status).toBe(202);
     fixture.scrapeId = (await response.json()).id;
     await eventually(async () => (await app.services.webhooks.recentDeliveries(account.id))[0]?.status === 'delivered' || undefined);
+    const monitor = await app.services.monitors.create(account.id, {
+      name: 'n8n and Reddit automation mentions across the usual subreddits',
+      subreddits: ['r/automation', 'r/n8n', 'r/selfhosted', 'r/nocode', 'r/zapier', 'r/make_com_automations'],
+      keywords: ['n8n', 'averyveryverylongkeywordwithoutanyspacesatall'],
+      sources: ['posts', 'comments'],
+      webhook_url: `http://127.0.0.1:${receiver.port}${LONG_PATH}`,
+    });
+    fixture.monitorId = monitor.id;
+    await insertMatches(app.services.db, { monitorId: monitor.id, accountId: account.id, count: 3, title: `n8n: ${'averyveryverylongwordwithoutanyspaces'.repeat(3)}` });
 
     browser = await launchChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);

@@ -6,6 +6,7 @@ import { toAppError } from '../../shared/http/error-mapper.ts';
 import { AppError, isAppError } from '../../shared/errors.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import type { KeysUsecases } from '../keys/keys.usecases.ts';
+import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
@@ -21,6 +22,7 @@ import { registerAssets } from './dashboard.assets.ts';
 import { contentSecurityPolicy } from './dashboard.csp.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
+import { monitorsRoutes } from './dashboard.monitors-routes.ts';
 import { sendPage } from './dashboard.reply.ts';
 import { checkSessionCsrf, loadSession, requireSession, viewerOf } from './dashboard.session.ts';
 import { errorPage } from './views/error.ts';
@@ -30,6 +32,7 @@ export interface DashboardOptions {
   keys: KeysUsecases;
   credits: CreditsUsecases;
   scrape: ScrapeUsecases;
+  monitors: MonitorsUsecases;
   webhooks: WebhooksUsecases;
   generate: GenerateUsecases;
   publish: PublishUsecases;
@@ -98,6 +101,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       clock: options.clock,
     });
     await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape, accountSettings: options.accountSettings });
+    await member.register(monitorsRoutes, { monitors: options.monitors });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish });
     await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });

@@ -7,12 +7,13 @@ export interface Viewer {
   lowBalance?: { available: number; threshold: number } | null;
 }
 
-type Section = 'keys' | 'credits' | 'scrapes' | 'drafts' | 'publications' | 'webhooks' | 'connections';
+type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'drafts' | 'publications' | 'webhooks' | 'connections';
 
 const NAV: [Section, string, string][] = [
   ['keys', 'API keys', '/dashboard/keys'],
   ['credits', 'Credits', '/dashboard/credits'],
   ['scrapes', 'Scrapes', '/dashboard/scrapes'],
+  ['monitors', 'Monitors', '/dashboard/monitors'],
   ['drafts', 'Drafts', '/dashboard/drafts'],
   ['publications', 'Publications', '/dashboard/publications'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
