@@ -27,6 +27,7 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
         throw new Error('no webhook URL is given in these tests');
       },
       subreddits: createSubredditsUsecases({ db: database.db, reddit: null, clock: () => at }),
+      redditConfigured: true,
     });
 
   async function storeMatch(monitorId: string, accountId: string, foundAt: string, n: number) {

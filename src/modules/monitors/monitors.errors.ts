@@ -1,6 +1,15 @@
 import { AppError } from '../../shared/errors.ts';
 
 export const monitorsErrors = {
+  /** A monitor this server could never read would report nothing for ever: refused at once instead. */
+  notConfigured: () =>
+    new AppError({
+      code: 'monitors.not_configured',
+      status: 503,
+      message:
+        'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset), so a monitor could never read anything; ' +
+        'nothing was created. The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to an approved Reddit app.',
+    }),
   notFound: () => new AppError({ code: 'monitors.not_found', status: 404, message: 'No monitor with this id in your account.' }),
   /**
    * 404 rather than 400: the id has the right form (the schema checked it) but is not a match of this

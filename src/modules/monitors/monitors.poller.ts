@@ -14,7 +14,7 @@ import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError 
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
-import { buildKeywordIndex } from './monitors.matcher.ts';
+import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository } from './monitors.poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
@@ -58,6 +58,22 @@ export function createMonitorPoller(deps: {
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;
+
+  // Building the index over 10,000 keywords takes a few hundred ms: it is kept while no active monitor changed.
+  let cached: { key: string; index: KeywordIndex } | null = null;
+  function indexOf(monitors: MonitorRow[]): KeywordIndex {
+    const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
+    if (cached?.key !== key) {
+      const rules = monitors.map((m) => ({
+        monitorId: m.id,
+        keywords: JSON.parse(m.keywords) as string[],
+        excludeKeywords: JSON.parse(m.exclude_keywords) as string[],
+        mode: m.match_mode,
+      }));
+      cached = { key, index: buildKeywordIndex(rules) };
+    }
+    return cached.index;
+  }
 
   /** The watched subreddits' states, refreshed when stale; a subreddit that just became unavailable is announced. */
   async function statesOf(names: string[], monitors: MonitorRow[]): Promise<Map<string, string>> {
@@ -131,14 +147,7 @@ export function createMonitorPoller(deps: {
     if (monitors.length > 0 && reddit) {
       const reads = await readAll(monitors, report, at);
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
-      const index = buildKeywordIndex(
-        monitors.map((m) => ({
-          monitorId: m.id,
-          keywords: JSON.parse(m.keywords) as string[],
-          excludeKeywords: JSON.parse(m.exclude_keywords) as string[],
-          mode: m.match_mode,
-        })),
-      );
+      const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));
       for (const [monitorId, found] of collectMatches(reads, monitors, index)) {
         const monitor = byId.get(monitorId)!;
@@ -180,14 +189,19 @@ export function createMonitorPoller(deps: {
     return next;
   }
 
-  /** Cycles every interval (or back to back while a cycle takes longer) until the returned stop is called. */
+  /** Cycles every interval (back to back while a cycle takes longer, or left a gap) until the returned stop is called. */
   function start(): () => void {
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     const loop = async () => {
       const started = Date.now();
-      await runCycle().catch((error: unknown) => deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'a monitors cycle failed; the next one retries'));
-      if (!stopped) timer = setTimeout(loop, Math.max(0, intervalMs - (Date.now() - started)));
+      const report = await runCycle().catch((error: unknown) => {
+        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'a monitors cycle failed; the next one retries');
+        return null;
+      });
+      // A cycle that left a gap was outrun by a burst: the next one starts at once (the budget still bounds it).
+      const wait = report && report.gaps > 0 ? 0 : Math.max(0, intervalMs - (Date.now() - started));
+      if (!stopped) timer = setTimeout(loop, wait);
     };
     timer = setTimeout(loop, 0);
     return () => {

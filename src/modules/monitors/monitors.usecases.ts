@@ -47,20 +47,12 @@ export interface MonitorHealth {
   gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
 }
 
-export interface MonitorView {
+/** A monitor as the API shows it: its settings as stored, and its state. */
+export interface MonitorView extends MonitorSettings {
   id: string;
-  name: string;
   status: 'active' | 'paused';
   paused_reason: PausedReason | null;
   paused_until: string | null;
-  subreddits: string[];
-  keywords: string[];
-  exclude_keywords: string[];
-  match: MatchMode;
-  sources: MonitorSource[];
-  include_nsfw: boolean;
-  webhook_url: string | null;
-  max_matches_per_day: number | null;
   health: MonitorHealth;
   created_at: string;
   updated_at: string;
@@ -124,6 +116,8 @@ export function createMonitorsUsecases(deps: {
   random: RandomBytes;
   assertWebhookUrl: (url: string) => Promise<void>;
   subreddits: Pick<SubredditsUsecases, 'known'>;
+  /** Without Reddit credentials nothing would ever be read: creating a monitor is refused (503). */
+  redditConfigured: boolean;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
@@ -150,6 +144,7 @@ export function createMonitorsUsecases(deps: {
   return {
     async create(accountId, input) {
       const settings = newMonitorSettings(input);
+      if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock();
       const at = now.toISOString();
