@@ -20,9 +20,10 @@ export interface HealthFacts {
 
 /**
  * Reddit answers a quarantined subreddit's listing with a bare 403 and no reason, which the directory
- * records as `forbidden`; a name the directory never checked is shown as `ok` until it is.
+ * records as `forbidden`; a name the directory never checked is shown as `ok` until it is. The
+ * `monitor.health` webhook names states the same way.
  */
-function stateOf(entry: { state: DirectoryState } | undefined): Exclude<DirectoryState, 'forbidden'> {
+export function stateOf(entry: { state: DirectoryState } | undefined): Exclude<DirectoryState, 'forbidden'> {
   if (!entry || entry.state === 'ok') return 'ok';
   return entry.state === 'forbidden' ? 'quarantined' : entry.state;
 }

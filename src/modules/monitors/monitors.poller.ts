@@ -12,8 +12,9 @@ import { transaction, type Database } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
-import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
+import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
+import { stateOf } from './monitors.health.ts';
 import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository } from './monitors.poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
@@ -76,9 +77,9 @@ export function createMonitorPoller(deps: {
   }
 
   /** The watched subreddits' states, refreshed when stale; a subreddit that just became unavailable is announced. */
-  async function statesOf(names: string[], monitors: MonitorRow[]): Promise<Map<string, string>> {
+  async function statesOf(names: string[], monitors: MonitorRow[]): Promise<Map<string, SubredditEntry['state']>> {
     const before = new Map((await deps.subreddits.known(names)).map((entry) => [entry.name, entry.state]));
-    let entries: { name: string; state: string }[];
+    let entries: SubredditEntry[];
     try {
       entries = await deps.subreddits.lookup(names, STATE_MAX_AGE_MS);
     } catch (error) {
@@ -91,10 +92,10 @@ export function createMonitorPoller(deps: {
     return new Map(entries.map((entry) => [entry.name, entry.state]));
   }
 
-  async function unavailable(name: string, state: string, monitors: MonitorRow[]) {
+  async function unavailable(name: string, state: SubredditEntry['state'], monitors: MonitorRow[]) {
     for (const monitor of monitors) {
       const watched = (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
-      if (watched.includes(name)) await delivery.announce(monitor, 'monitor.health', { subreddit: `r/${name}`, state });
+      if (watched.includes(name)) await delivery.announce(monitor, 'monitor.health', { subreddit: `r/${name}`, state: stateOf({ state }) });
     }
   }
 
