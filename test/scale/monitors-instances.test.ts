@@ -45,4 +45,30 @@ describe.each(engines)('several pollers on one %s database', (engine) => {
     expect(stored).toHaveLength(1);
     expect(await ledgerSum(app.services.db, accountId)).toBe(49);
   });
+
+  it('a poller whose lease passed to another instance mid-cycle stores and charges nothing; the new holder stores it once', async () => {
+    const { accountId, token } = await app.accountWithKey(50);
+    app.reddit.subreddits.set('handover', 'public');
+    const monitor = await createMonitor(app, token, { subreddits: ['r/handover'], keywords: ['handover'] });
+    await app.database.db.deleteFrom('poller_leases').execute(); // the other instance of the test above let go
+    expect(await cycle(app)).not.toBeNull();
+    clock.advance(10);
+    app.reddit.addPost({ subreddit: 'handover', title: 'handover one', created_utc: clock.seconds() });
+    clock.advance(10);
+    // While the holder waits for Reddit, another instance takes the lease (the holder was presumed dead).
+    app.reddit.delayMs = 300;
+    const slow = cycle(app);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await app.database.db.updateTable('poller_leases').set({ holder: 'another-instance', expires_at: clock.now().getTime() + 60_000 }).execute();
+    expect(await slow).not.toBeNull();
+    app.reddit.delayMs = 0;
+    const stored = () => app.database.db.selectFrom('monitor_matches').select('reddit_id').where('monitor_id', '=', monitor.id).execute();
+    expect(await stored()).toEqual([]);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(50);
+
+    clock.advance(61);
+    await cycle(app);
+    expect(await stored()).toHaveLength(1);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(49);
+  });
 });

@@ -8,12 +8,20 @@ import { creditsIn } from '../credits/credits.usecases.ts';
 import { AppError } from '../../shared/errors.ts';
 import { idOf, newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { transaction, type Database } from '../../shared/db/database.ts';
+import type { Kysely } from 'kysely';
+import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { Found } from './monitors.cycle.ts';
-import { createPollerRepository } from './monitors.poller.repository.ts';
+import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import type { MonitorRow, PausedReason } from './monitors.tables.ts';
 import { toMatchView } from './monitors.view.ts';
+
+/**
+ * Renews the poller's lease inside the storing transaction, locking its row until the commit: matches
+ * of one holder are committed before another can take over, so their storage order (what `?after=`
+ * follows) is the order they became visible in.
+ */
+type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
 
 /** Matches per monitor.matches delivery. */
 const BATCH = 100;
@@ -34,8 +42,10 @@ export function createMatchDelivery(deps: {
   const { db, clock, random, pricePerMatch: price } = deps;
 
   /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
-  async function storeOnce(monitorId: string, found: Found[], now: Date) {
+  async function storeOnce(monitorId: string, found: Found[], now: Date, fence: Fence) {
     return transaction(db, async (trx) => {
+      // First, so a poller that lost its lease stores nothing, and a new holder's lease waits for this commit.
+      if (!(await fence(trx))) throw new PollerLeaseLost();
       const poller = createPollerRepository(trx);
       const monitor = await poller.monitor(monitorId);
       if (!monitor || monitor.status !== 'active') return { stored: 0, paused: null };
@@ -90,12 +100,13 @@ export function createMatchDelivery(deps: {
     });
   }
 
-  async function store(monitor: MonitorRow, found: Found[]): Promise<{ stored: number; paused: PausedReason | null }> {
+  async function store(monitor: MonitorRow, found: Found[], fence: Fence): Promise<{ stored: number; paused: PausedReason | null }> {
     const ordered = [...found].sort(oldestFirst);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await storeOnce(monitor.id, ordered, clock());
+        return await storeOnce(monitor.id, ordered, clock(), fence);
       } catch (error) {
+        if (error instanceof PollerLeaseLost) throw error;
         // Deleted by its owner meanwhile (PostgreSQL refuses the matches of a monitor that is gone): nothing to store.
         if (!(await createPollerRepository(db).monitor(monitor.id))) return { stored: 0, paused: null };
         // The balance moved between the look and the charge (a scrape paid meanwhile): look again.

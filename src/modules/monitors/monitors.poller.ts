@@ -8,7 +8,8 @@
  */
 import type { Logger } from 'pino';
 import type { MonitorsConfig } from '../../shared/config/config.ts';
-import { transaction, type Database } from '../../shared/db/database.ts';
+import type { Kysely } from 'kysely';
+import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
@@ -16,7 +17,7 @@ import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddit
 import type { MatchDelivery } from './monitors.delivery.ts';
 import { stateOf } from './monitors.health.ts';
 import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
-import { createPollerRepository } from './monitors.poller.repository.ts';
+import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
@@ -143,6 +144,7 @@ export function createMonitorPoller(deps: {
 
   async function work(cycle: number, report: CycleReport) {
     const at = clock().toISOString();
+    const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
     await repo.resumeDueDailyCaps(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
@@ -152,7 +154,7 @@ export function createMonitorPoller(deps: {
       const byId = new Map(monitors.map((m) => [m.id, m]));
       for (const [monitorId, found] of collectMatches(reads, monitors, index)) {
         const monitor = byId.get(monitorId)!;
-        const { stored, paused } = await delivery.store(monitor, found);
+        const { stored, paused } = await delivery.store(monitor, found, fence);
         report.stored += stored;
         if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       }
@@ -176,6 +178,9 @@ export function createMonitorPoller(deps: {
     keepAlive.unref();
     try {
       await work(cycle, report);
+    } catch (error) {
+      // Another instance took over while this one was slow: it reads from the marks this one left.
+      if (!(error instanceof PollerLeaseLost)) throw error;
     } finally {
       clearInterval(keepAlive);
     }
