@@ -18,7 +18,7 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
 
   it('a burst beyond the per-cycle cap is recorded as a gap, and what was read is stored', async () => {
     app.reddit.subreddits.set('bursty', 'public');
-    const { token } = await app.accountWithKey(1000);
+    const { accountId, token } = await app.accountWithKey(1000);
     const monitor = await createMonitor(app, token, { subreddits: ['r/bursty'], keywords: ['launch'] });
     clock.advance(5);
     app.reddit.addPost({ subreddit: 'bursty', title: 'launch zero', created_utc: clock.seconds() });
@@ -35,6 +35,7 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
     expect(gaps).toEqual([
       expect.objectContaining({ source: 'posts', subreddits: ['r/bursty'], from: new Date(markAt * 1000).toISOString(), to: new Date((markAt + 5 + 50) * 1000).toISOString() }),
     ]);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(1000 - 201);
   });
 
   it('Reddit answering 5xx, then 429, shows in health, and the next good read catches up without losing a thing', async () => {
@@ -71,7 +72,7 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
 
   it('a subreddit that goes private is shown as private, and the others are still read', async () => {
     for (const name of ['open', 'closing']) app.reddit.subreddits.set(name, 'public');
-    const { token } = await app.accountWithKey(100);
+    const { accountId, token } = await app.accountWithKey(100);
     const monitor = await createMonitor(app, token, { subreddits: ['r/open', 'r/closing'], keywords: ['pricing'] });
     await cycle(app);
     app.reddit.subreddits.set('closing', 'private');
@@ -83,5 +84,6 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
     expect(subreddits.find((s) => s.subreddit === 'r/closing')).toMatchObject({ state: 'private' });
     expect(subreddits.find((s) => s.subreddit === 'r/open')).toMatchObject({ state: 'ok', last_read_at: clock.now().toISOString() });
     expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id)).toEqual([`t3_${post.id}`]);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(99);
   });
 });

@@ -41,7 +41,7 @@ describe.each(engines)('the monitors poller on %s', (engine) => {
   });
 
   it('one request per source reads up to 100 subreddits, however many monitors and keywords watch them', async () => {
-    const { token } = await app.accountWithKey(10);
+    const { accountId, token } = await app.accountWithKey(10);
     const names = Array.from({ length: 100 }, (_, i) => `r/topic${i}`);
     for (const name of names) app.reddit.subreddits.set(name.slice(2), 'public');
     for (let i = 0; i < 30; i++) {
@@ -56,5 +56,6 @@ describe.each(engines)('the monitors poller on %s', (engine) => {
     expect(made.length).toBeLessThanOrEqual(4);
     expect(made.some((r) => r.path.split('+').length === 100)).toBe(true);
     expect(made.every((r) => r.query.limit === '100' && r.query.raw_json === '1')).toBe(true);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(10);
   });
 });
