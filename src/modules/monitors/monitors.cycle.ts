@@ -24,7 +24,8 @@ export interface GapRow {
   to: string;
 }
 
-const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
+/** A monitor's subreddits as the poller reads them: lower-case, without "r/". */
+export const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
 const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
 
 /** Lower-case names (no "r/") to read per source: the union over the monitors that want that source. */

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { Found } from './monitors.cycle.ts';
+import { utcDayStart } from './monitors.days.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import type { MonitorRow, PausedReason } from './monitors.tables.ts';
 import { toMatchView } from './monitors.view.ts';
@@ -28,8 +29,6 @@ const BATCH = 100;
 /** A charge refused because another move spent the balance between the look and the charge is tried again this often. */
 const ATTEMPTS = 3;
 
-const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
-const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
 const oldestFirst = (a: Found, b: Found) => a.item.created_at.localeCompare(b.item.created_at) || a.item.id.localeCompare(b.item.id);
 
 export function createMatchDelivery(deps: {
@@ -52,7 +51,7 @@ export function createMatchDelivery(deps: {
       let allowed = found.length;
       let limit: PausedReason | null = null;
       if (monitor.max_matches_per_day !== null) {
-        const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcMidnight(now))));
+        const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcDayStart(now))));
         if (room < allowed) [allowed, limit] = [room, 'daily_cap'];
       }
       if (price > 0) {
@@ -95,7 +94,7 @@ export function createMatchDelivery(deps: {
       }
       // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
       const leftOut = found.length > allowed && limit !== null;
-      const paused = leftOut && (await poller.pause(monitorId, limit!, limit === 'daily_cap' ? nextUtcMidnight(now) : null, at));
+      const paused = leftOut && (await poller.pause(monitorId, limit!, limit === 'daily_cap' ? utcDayStart(now, 1) : null, at));
       return { stored, paused: paused ? limit : null };
     });
   }

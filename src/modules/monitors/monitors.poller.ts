@@ -18,7 +18,7 @@ import type { MatchDelivery } from './monitors.delivery.ts';
 import { stateOf } from './monitors.health.ts';
 import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
-import { collectMatches, gapsOf, sinceOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
+import { collectMatches, gapsOf, sinceOf, subredditsOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
@@ -95,8 +95,7 @@ export function createMonitorPoller(deps: {
 
   async function unavailable(name: string, state: SubredditEntry['state'], monitors: MonitorRow[]) {
     for (const monitor of monitors) {
-      const watched = (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
-      if (watched.includes(name)) await delivery.announce(monitor, 'monitor.health', { subreddit: `r/${name}`, state: stateOf({ state }) });
+      if (subredditsOf(monitor).includes(name)) await delivery.announce(monitor, 'monitor.health', { subreddit: `r/${name}`, state: stateOf({ state }) });
     }
   }
 

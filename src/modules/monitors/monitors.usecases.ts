@@ -11,6 +11,7 @@ import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
+import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
@@ -226,9 +227,7 @@ export function createMonitorsOverview(deps: { db: Database; clock: () => Date }
   const monitors = createMonitorsRepository(deps.db);
   return {
     async list(accountId: string) {
-      const now = deps.clock();
-      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
-      const rows = await monitors.listWithMatchesSince(accountId, today);
+      const rows = await monitors.listWithMatchesSince(accountId, utcDayStart(deps.clock()));
       return rows.map((row) => ({
         id: row.id,
         name: row.name,

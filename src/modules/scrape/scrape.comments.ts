@@ -8,7 +8,7 @@
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
 import type { RedditItem, UnavailableReason } from '../../integrations/reddit/reddit.types.ts';
-import type { ScrapeRequest, ScrapeResult } from './scrape.matching.ts';
+import { keywordsIn, newestFirst, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
 
 /** 10 pages of 100: about all Reddit lists of one listing, so reading further would only repeat the last page. */
 export const MAX_COMMENT_PAGES = 10;
@@ -74,8 +74,7 @@ export function selectComments(items: RedditItem[], request: ScrapeRequest): Scr
   for (const item of items) {
     if (item.type !== 'comment' || !wanted.has(item.subreddit.toLowerCase()) || byId.has(item.id)) continue;
     if (item.nsfw && !request.include_nsfw) continue;
-    const text = item.body.toLowerCase();
-    const matched = request.keywords.filter((keyword) => text.includes(keyword.toLowerCase()));
+    const matched = keywordsIn(item.body, request.keywords);
     if (matched.length === 0) continue;
     byId.set(item.id, {
       type: 'comment',
@@ -95,8 +94,6 @@ export function selectComments(items: RedditItem[], request: ScrapeRequest): Scr
   }
   return [...byId.values()];
 }
-
-const newestFirst = (a: ScrapeResult, b: ScrapeResult) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
 /**
  * Posts and comments under one `limit`: which results stay is decided by the scrape's sort (`new`: the

@@ -31,6 +31,15 @@ export interface ScrapeResult {
   matched_keywords: string[];
 }
 
+/** The keywords `text` contains, case-insensitively, in request order: how posts and comments alike are re-checked. */
+export const keywordsIn = (text: string, keywords: string[]): string[] => {
+  const lower = text.toLowerCase();
+  return keywords.filter((keyword) => lower.includes(keyword.toLowerCase()));
+};
+
+/** Newest first, then by id: the order results are listed in. */
+export const newestFirst = (a: ScrapeResult, b: ScrapeResult) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+
 /** Keeps the first spelling of each case-insensitive duplicate, in request order. */
 function foldDuplicates(values: string[]): string[] {
   const seen = new Map<string, string>();
@@ -69,12 +78,11 @@ export function selectResults(posts: RedditPost[], request: ScrapeRequest): Scra
   for (const post of posts) {
     const subreddit = wanted.get(post.subreddit.toLowerCase());
     if (!subreddit || byId.has(post.id) || (post.nsfw && !request.include_nsfw)) continue;
-    const text = `${post.title}\n${post.body}`.toLowerCase();
-    const matched = request.keywords.filter((keyword) => text.includes(keyword.toLowerCase()));
+    const matched = keywordsIn(`${post.title}\n${post.body}`, request.keywords);
     if (matched.length === 0) continue;
     byId.set(post.id, { ...post, type: 'post', subreddit: `r/${post.subreddit}`, matched_keywords: matched });
   }
   return [...byId.values()]
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
+    .sort(newestFirst)
     .slice(0, request.limit);
 }
