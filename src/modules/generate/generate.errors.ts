@@ -39,5 +39,13 @@ export const generateErrors = {
       message: `The language model answered without a usable draft (${what}); the charge was refunded in full. Try again, perhaps with other instructions.`,
       extra: { generation_id: generationId },
     }),
+  inProgress: (generationId: string) =>
+    new AppError({
+      code: 'generate.in_progress',
+      status: 409,
+      message: 'The generation with this Idempotency-Key is still waiting for the language model; retry in a few seconds for its draft.',
+      extra: { generation_id: generationId },
+      headers: { 'retry-after': '2' },
+    }),
   notFound: () => new AppError({ code: 'generate.not_found', status: 404, message: 'No generation with this id in your account.' }),
 };

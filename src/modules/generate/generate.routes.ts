@@ -8,7 +8,10 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
   app.post(
     '/generate',
     {
-      config: { idempotent: true, scope: 'generate' },
+      config: {
+        scope: 'generate',
+        idempotent: { replay: async (request, reply, id) => reply.code(200).send(await generate.outcome(callerOf(request).accountId, id)) },
+      },
       schema: {
         summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
         description:
@@ -16,10 +19,10 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
           'times out (504). The draft is stored; publish it with POST /publish {generation_id}.',
         tags: ['generate'],
         body: generateBodySchema,
-        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 413, 415, 422, 502, 503, 504) },
+        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 500, 502, 503, 504) },
       },
     },
-    async (request) => generate.generate(callerOf(request), request.body),
+    async (request) => generate.generate(callerOf(request), request.body, request.idempotency),
   );
 
   app.get(

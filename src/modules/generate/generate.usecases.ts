@@ -14,6 +14,8 @@ import { generateErrors } from './generate.errors.ts';
 import { buildPrompt, clip, missingPart, splitPost } from './generate.prompt.ts';
 import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
 import type { GenerateBody } from './generate.schemas.ts';
+import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
+import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
 
 export function toGenerationView(row: GenerationRow, balance?: number) {
   return {
@@ -94,8 +96,52 @@ export function createGenerateUsecases(deps: {
     });
   }
 
+  /** The model's part, after the charge committed: the draft, or a refund and an error with the generation's id. */
+  async function complete(llm: LlmClient, row: GenerationRow, body: GenerateBody, post: { title: string; body: string } | null) {
+    const prompt = buildPrompt({ type: body.type, subreddit: row.subreddit, post, instructions: body.instructions.trim(), tone: body.tone, maxLength: body.max_length });
+    let completion;
+    try {
+      completion = await llm.complete(prompt);
+    } catch (error) {
+      const message = error instanceof LlmUnavailableError ? error.message : 'the generation failed unexpectedly';
+      await settle(row, { status: 'failed', error: message, refund: price });
+      if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
+      throw error;
+    }
+    const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
+    // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
+    const missing = missingPart(body.type, draft);
+    if (missing) {
+      await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: price });
+      throw generateErrors.emptyDraft(row.id, missing);
+    }
+    const { settled, balance } = await settle(row, {
+      status: 'completed',
+      title: draft.title,
+      body: clip(draft.body, body.max_length),
+      model: completion.model,
+      usage: JSON.stringify(completion.usage),
+      refund: 0,
+    });
+    // Recovery presumed this process dead and refunded the generation; the late draft is not delivered.
+    if (!settled) throw generateErrors.llmUnavailable(row.id, 'the answer came after the generation was given up and refunded', true);
+    return toGenerationView((await generations.findForAccount(row.account_id, row.id))!, balance);
+  }
+
+  /**
+   * The answer for a generation as it stands, for a retry with its Idempotency-Key whose first answer was
+   * lost or not stored yet: the draft, "still running" (409), or its failure, refunded (502).
+   */
+  async function outcome(accountId: string, id: string) {
+    const row = await generations.findForAccount(accountId, id);
+    if (!row) throw generateErrors.notFound();
+    if (row.status === 'running') throw generateErrors.inProgress(row.id);
+    if (row.status === 'failed') throw generateErrors.llmUnavailable(row.id, row.error ?? 'the generation failed', false);
+    return toGenerationView(row, await creditsIn(db).spendableBalance(accountId));
+  }
+
   return {
-    async generate(caller: Caller, body: GenerateBody) {
+    async generate(caller: Caller, body: GenerateBody, idempotency: IdempotencyClaim | null = null) {
       checkShape(body);
       if (!llm) throw generateErrors.notConfigured();
       const post = body.type === 'reply' ? await findPost(caller.accountId, body.post_id!) : null;
@@ -122,48 +168,33 @@ export function createGenerateUsecases(deps: {
         created_at: now.toISOString(),
         completed_at: null,
       };
-      // Charged before the model is called (see creditsIn), with its record in one transaction: a crash
-      // leaves a leased row for recovery to refund, never a charge without a generation.
-      await transaction(db, async (trx) => {
-        await creditsIn(trx).charge({ accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
-        await createGenerationsRepository(trx).insert(row);
-      });
-
-      const prompt = buildPrompt({ type: body.type, subreddit, post, instructions: body.instructions.trim(), tone: body.tone, maxLength: body.max_length });
-      let completion;
-      try {
-        completion = await llm.complete(prompt);
-      } catch (error) {
-        const message = error instanceof LlmUnavailableError ? error.message : 'the generation failed unexpectedly';
-        await settle(row, { status: 'failed', error: message, refund: price });
-        if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
-        throw error;
-      }
-      const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
-      // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
-      const missing = missingPart(body.type, draft);
-      if (missing) {
-        await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: price });
-        throw generateErrors.emptyDraft(row.id, missing);
-      }
-      const { settled, balance } = await settle(row, {
-        status: 'completed',
-        title: draft.title,
-        body: clip(draft.body, body.max_length),
-        model: completion.model,
-        usage: JSON.stringify(completion.usage),
-        refund: 0,
-      });
-      // Recovery presumed this process dead and refunded the generation; the late draft is not delivered.
-      if (!settled) throw generateErrors.llmUnavailable(row.id, 'the answer came after the generation was given up and refunded', true);
-      return toGenerationView((await generations.findForAccount(caller.accountId, row.id))!, balance);
+      const committing: Committing = {
+        noun: 'generation',
+        id: row.id,
+        idField: 'generation_id',
+        location: `/api/v1/generations/${row.id}`,
+        money: `was charged ${price} credits (refunded in full if it fails)`,
+      };
+      // Charged before the model is called (see creditsIn), with its record and its Idempotency-Key in one
+      // transaction: a crash leaves a leased row for recovery to refund, never a charge without a generation.
+      await commitOf(committing, () =>
+        transaction(db, async (trx) => {
+          await idempotencyIn(trx).bind(idempotency, row.id, row.created_at);
+          await creditsIn(trx).charge({ accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
+          await createGenerationsRepository(trx).insert(row);
+        }),
+      );
+      return afterCommitOf(committing, () => complete(llm, row, body, post));
     },
+
+    outcome,
 
     async get(accountId: string, id: string) {
       const row = await generations.findForAccount(accountId, id);
       if (!row) throw generateErrors.notFound();
       return toGenerationView(row);
     },
+
 
     /** The account's drafts, newest first (the dashboard's Drafts page). */
     async list(accountId: string, options: { limit: number; cursor?: string }) {

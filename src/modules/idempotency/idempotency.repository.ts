@@ -1,4 +1,5 @@
-import type { Database } from '../../shared/db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../shared/db/database.ts';
 
 export interface StoredResponse {
   status: number;
@@ -6,12 +7,15 @@ export interface StoredResponse {
   body: string;
 }
 
-export const createIdempotencyRepository = (db: Database) => ({
-  /** Claims the key for this request; false when a row for it already exists (one statement, race-free). */
-  async claim(row: { account_id: string; key: string; route: string; request_hash: string; created_at: string }) {
+export const createIdempotencyRepository = (db: Kysely<Tables>) => ({
+  /**
+   * Binds the key to the resource the caller's transaction creates; false when the key is taken. One
+   * statement: on PostgreSQL a concurrent binder of the same key waits for this transaction's end.
+   */
+  async bind(row: { account_id: string; key: string; route: string; request_hash: string; resource_id: string; created_at: string }) {
     const result = await db
       .insertInto('idempotency_keys')
-      .values({ ...row, status: 'in_flight' })
+      .values({ ...row, status: 'bound' })
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
@@ -20,7 +24,8 @@ export const createIdempotencyRepository = (db: Database) => ({
   find: (accountId: string, key: string) =>
     db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst(),
 
-  async complete(accountId: string, key: string, response: StoredResponse) {
+  /** Stores the answer of the request that bound the key to `resourceId`; anyone else's answer is not its outcome. */
+  async complete(accountId: string, key: string, resourceId: string, response: StoredResponse) {
     await db
       .updateTable('idempotency_keys')
       .set({
@@ -31,13 +36,13 @@ export const createIdempotencyRepository = (db: Database) => ({
       })
       .where('account_id', '=', accountId)
       .where('key', '=', key)
+      .where('resource_id', '=', resourceId)
+      .where('status', '=', 'bound')
       .execute();
   },
 
-  /** Removes a key so that the next request with it runs afresh (expired, abandoned, or a 5xx). */
-  async release(accountId: string, key: string, createdAt?: string) {
-    let query = db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key);
-    if (createdAt) query = query.where('created_at', '=', createdAt);
-    await query.execute();
+  /** Removes a key past its 24 hours, unless another request renewed it meanwhile. */
+  async expire(accountId: string, key: string, createdAt: string) {
+    await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('created_at', '=', createdAt).execute();
   },
 });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { problemResponses } from '../../shared/http/schemas.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
@@ -16,12 +17,17 @@ import type { MonitorsUsecases } from './monitors.usecases.ts';
 
 const PRICE_NOTE = 'Free: only stored matches cost credits (PRICE_MONITOR_MATCH each), so this never answers 402.';
 
+const created = (reply: FastifyReply, monitor: { id: string }) => reply.code(201).header('location', `/api/v1/monitors/${monitor.id}`).send(monitor);
+
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
   app.post(
     '/monitors',
     {
       // Idempotent: a retried create must not make a second monitor, which would store and charge every match twice.
-      config: { idempotent: true, scope: 'monitors' },
+      config: {
+        scope: 'monitors',
+        idempotent: { replay: async (request, reply, id) => created(reply, await monitors.get(callerOf(request).accountId, id)) },
+      },
       schema: {
         summary: 'Watch subreddits for new posts and comments that contain keywords',
         description: `${PRICE_NOTE} Send an Idempotency-Key header to make retries safe.`,
@@ -31,8 +37,7 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       },
     },
     async (request, reply) => {
-      const monitor = await monitors.create(callerOf(request).accountId, request.body);
-      return reply.code(201).header('location', `/api/v1/monitors/${monitor.id}`).send(monitor);
+      return created(reply, await monitors.create(callerOf(request).accountId, request.body, request.idempotency));
     },
   );
 

@@ -10,6 +10,7 @@ import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
+import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
@@ -81,7 +82,8 @@ export interface Page<T> {
 }
 
 export interface MonitorsUsecases {
-  create(accountId: string, input: MonitorInput): Promise<MonitorView>;
+  /** `idempotency`: the request's Idempotency-Key, bound to the monitor in the transaction that creates it. */
+  create(accountId: string, input: MonitorInput, idempotency?: IdempotencyClaim | null): Promise<MonitorView>;
   list(accountId: string, page: { limit: number; cursor?: string }): Promise<Page<MonitorView>>;
   /** 404 `monitors.not_found` for an unknown id or another account's. */
   get(accountId: string, id: string): Promise<MonitorView>;
@@ -143,7 +145,7 @@ export function createMonitorsUsecases(deps: {
   }
 
   return {
-    async create(accountId, input) {
+    async create(accountId, input, idempotency = null) {
       const settings = newMonitorSettings(input);
       if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
@@ -160,7 +162,10 @@ export function createMonitorsUsecases(deps: {
         created_at: at,
         updated_at: at,
       } as MonitorRow;
-      await monitors.insert(row);
+      await transaction(db, async (trx) => {
+        await idempotencyIn(trx).bind(idempotency, row.id, at);
+        await createMonitorsRepository(trx).insert(row);
+      });
       return (await viewsOf([row]))[0]!;
     },
 

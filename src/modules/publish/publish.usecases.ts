@@ -14,6 +14,7 @@ import { publishErrors } from './publish.errors.ts';
 import { createPublishRecovery, settleRefunded } from './publish.recovery.ts';
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
 import type { PublishBody } from './publish.schemas.ts';
+import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
 import { checkShape, contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -96,6 +97,79 @@ export function createPublishUsecases(deps: {
     return publishErrors.forbidden(row.id, outcome.message);
   }
 
+  /**
+   * The charge and the record, with the Idempotency-Key on the record, in one transaction; or the
+   * publication that already has the key (found first, or by the unique index when a twin raced us).
+   */
+  async function chargeAndRecord(row: PublicationRow, body: PublishBody, idempotencyKey: string | undefined): Promise<PublicationRow | undefined> {
+    const accountId = row.account_id;
+    try {
+      return await transaction(db, async (trx) => {
+        const repo = createPublicationsRepository(trx);
+        await repo.lockAccount(accountId);
+        const first = idempotencyKey ? await repo.findByKey(accountId, idempotencyKey) : undefined;
+        if (first) return first;
+        if (!body.allow_duplicate) {
+          const since = new Date(Date.parse(row.created_at) - DUPLICATE_WINDOW_MS).toISOString();
+          const duplicate = await repo.findRecentDuplicate(accountId, row.content_hash, since);
+          if (duplicate) throw publishErrors.duplicate(duplicate.id);
+        }
+        await creditsIn(trx).charge({ accountId, price, keyId: row.key_id, publicationId: row.id, at: row.created_at });
+        await repo.insert(row);
+        return undefined;
+      });
+    } catch (error) {
+      if (!idempotencyKey || !isUniqueViolation(error)) throw error;
+      const raced = await publications.findByKey(accountId, idempotencyKey);
+      if (!raced) throw error;
+      return raced;
+    }
+  }
+
+  /** Reddit's part, after the charge committed: the publication, or a refund and an error with its id. */
+  async function goOut(user: RedditUserClient, row: PublicationRow, target: PublishTarget, leaseMs: number) {
+    let outcome;
+    try {
+      outcome = await send(user, row.account_id, target);
+    } catch (error) {
+      const failure = error as Failure;
+      if (error instanceof RedditTimeoutError) {
+        // It may have gone out: still charged, and checked against Reddit once Reddit has surely finished.
+        const checkAfter = new Date(clock().getTime() + leaseMs).toISOString();
+        const why = `${error.message}; it is checked against Reddit after ${checkAfter}: charged if it went out, refunded if not`;
+        const mine = await publications.postpone(row.id, { status: 'running' }, { error: why, lease_expires_at: checkAfter, recovery_checks: 0 });
+        if (!mine) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 504, false));
+        throw publishErrors.outcomeUnknown(row.id, 504, true);
+      }
+      const why = isAppError(error) || error instanceof RedditUnavailableError ? failure.message : 'the publish failed unexpectedly';
+      if (!(await fail(row, why))) {
+        const result = await recovered(row);
+        if (result) return result;
+      }
+      if (error instanceof RedditUnavailableError) throw publishErrors.redditUnavailable(row.id, error.message, error.upstreamStatus);
+      throw error;
+    }
+    if (!outcome.ok) {
+      const problem = refusal(row, outcome);
+      if (!(await fail(row, problem.message))) return (await recovered(row)) ?? throwError(problem);
+      throw problem;
+    }
+    const settled = await transaction(db, (trx) =>
+      createPublicationsRepository(trx).settle(row.id, {
+        status: 'published',
+        reddit_id: outcome.id,
+        permalink: outcome.permalink,
+        charged: price,
+        error: null,
+        completed_at: clock().toISOString(),
+        freeKey: false,
+      }),
+    );
+    if (!settled) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 409, false));
+    const stored = (await publications.findForAccount(row.account_id, row.id))!;
+    return { publication: toPublicationView(stored, await spendableBalance(row.account_id)), replayed: false };
+  }
+
   return {
     async publish(caller: Caller, body: PublishBody, idempotencyKey?: string) {
       checkShape(body);
@@ -133,71 +207,17 @@ export function createPublishUsecases(deps: {
         recovery_checks: 0,
       };
 
+      const committing: Committing = {
+        noun: 'publication',
+        id: row.id,
+        idField: 'publication_id',
+        location: `/api/v1/publications/${row.id}`,
+        money: `was charged ${price} credits (refunded if it does not go out)`,
+      };
       // Charge and record in one transaction before Reddit is called (see creditsIn), refund on any refusal.
-      let raced: PublicationRow | undefined;
-      try {
-        raced = await transaction(db, async (trx) => {
-          const repo = createPublicationsRepository(trx);
-          await repo.lockAccount(caller.accountId);
-          const first = idempotencyKey ? await repo.findByKey(caller.accountId, idempotencyKey) : undefined;
-          if (first) return first;
-          if (!body.allow_duplicate) {
-            const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString();
-            const duplicate = await repo.findRecentDuplicate(caller.accountId, row.content_hash, since);
-            if (duplicate) throw publishErrors.duplicate(duplicate.id);
-          }
-          const charge = { accountId: caller.accountId, price, keyId: caller.keyId, publicationId: row.id, at: row.created_at };
-          await creditsIn(trx).charge(charge);
-          await repo.insert(row);
-          return undefined;
-        });
-      } catch (error) {
-        if (!idempotencyKey || !isUniqueViolation(error)) throw error;
-        raced = await publications.findByKey(caller.accountId, idempotencyKey);
-        if (!raced) throw error;
-      }
+      const raced = await commitOf(committing, () => chargeAndRecord(row, body, idempotencyKey));
       if (raced) return replay(raced, requestHash);
-
-      let outcome;
-      try {
-        outcome = await send(user, caller.accountId, target);
-      } catch (error) {
-        const failure = error as Failure;
-        if (error instanceof RedditTimeoutError) {
-          // It may have gone out: still charged, and checked against Reddit once Reddit has surely finished.
-          const checkAfter = new Date(clock().getTime() + leaseMs).toISOString();
-          const why = `${error.message}; it is checked against Reddit after ${checkAfter}: charged if it went out, refunded if not`;
-          const mine = await publications.postpone(row.id, { status: 'running' }, { error: why, lease_expires_at: checkAfter, recovery_checks: 0 });
-          if (!mine) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 504, false));
-          throw publishErrors.outcomeUnknown(row.id, 504, true);
-        }
-        const why = isAppError(error) || error instanceof RedditUnavailableError ? failure.message : 'the publish failed unexpectedly';
-        if (!(await fail(row, why))) {
-          const result = await recovered(row);
-          if (result) return result;
-        }
-        if (error instanceof RedditUnavailableError) throw publishErrors.redditUnavailable(row.id, error.message, error.upstreamStatus);
-        throw error;
-      }
-      if (!outcome.ok) {
-        const problem = refusal(row, outcome);
-        if (!(await fail(row, problem.message))) return (await recovered(row)) ?? throwError(problem);
-        throw problem;
-      }
-      const settled = await transaction(db, (trx) =>
-        createPublicationsRepository(trx).settle(row.id, {
-          status: 'published',
-          reddit_id: outcome.id,
-          permalink: outcome.permalink,
-          charged: price,
-          error: null,
-          completed_at: clock().toISOString(),
-          freeKey: false,
-        }),
-      );
-      if (!settled) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 409, false));
-      const stored = (await publications.findForAccount(caller.accountId, row.id))!;
-      return { publication: toPublicationView(stored, await spendableBalance(caller.accountId)), replayed: false };
+      return afterCommitOf(committing, () => goOut(user, row, target, leaseMs));
     },
 
     async get(accountId: string, id: string) {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { problemResponses } from '../../shared/http/schemas.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
@@ -14,11 +15,26 @@ const preferences = (header: string | string[] | undefined) =>
       .map((token) => token.split(/[;=]/)[0]!.trim().toLowerCase()),
   );
 
+/** A scrape's answer: 200 once it has ended, else 202 with where to poll (see ScrapeUsecases.outcome). */
+function answer(reply: FastifyReply, respondAsync: boolean, { done, scrape: view }: { done: boolean; scrape: { id: string } }) {
+  if (done) return reply.code(200).send(view);
+  if (respondAsync) reply.header('preference-applied', 'respond-async');
+  return reply.code(202).header('location', `/api/v1/scrapes/${view.id}`).send(view);
+}
+
 export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }> = async (app, { scrape }) => {
+  const respondsAsync = (request: FastifyRequest) => preferences(request.headers.prefer).has('respond-async');
+
   app.post(
     '/scrape',
     {
-      config: { idempotent: true, scope: 'scrape' },
+      config: {
+        scope: 'scrape',
+        idempotent: {
+          replay: async (request, reply, id) =>
+            answer(reply, respondsAsync(request), await scrape.outcome(callerOf(request).accountId, id, { respondAsync: respondsAsync(request) })),
+        },
+      },
       schema: {
         summary: 'Find Reddit posts in subreddits that match keywords (billable)',
         description:
@@ -28,7 +44,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
         body: scrapeBodySchema,
         headers: Type.Object({
           prefer: Type.Optional(Type.String({ description: '"respond-async" (RFC 7240) answers 202 at once' })),
-          'idempotency-key': Type.Optional(Type.String({ description: 'Replays the first answer for 24 h' })),
+          'idempotency-key': Type.Optional(Type.String({ description: 'A retry with the same key gets the first outcome for 24 h, never a second scrape' })),
         }),
         response: {
           200: scrapeSchema,
@@ -38,11 +54,8 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
       },
     },
     async (request, reply) => {
-      const respondAsync = preferences(request.headers.prefer).has('respond-async');
-      const { done, scrape: view } = await scrape.submit(callerOf(request), request.body, { respondAsync });
-      if (done) return view;
-      if (respondAsync) reply.header('preference-applied', 'respond-async');
-      return reply.code(202).header('location', `/api/v1/scrapes/${view.id}`).send(view);
+      const respondAsync = respondsAsync(request);
+      return answer(reply, respondAsync, await scrape.submit(callerOf(request), request.body, { respondAsync, idempotency: request.idempotency }));
     },
   );
 

@@ -129,8 +129,8 @@ export function createScrapeRunner(deps: {
         return;
       }
       if (row.attempts > MAX_ATTEMPTS || !reddit) {
-        await failed(row, reddit ? 'the scrape was interrupted too many times; the hold was released' : 'Reddit is not configured');
-        events.emit('settled', { id: row.id, status: 'failed' } satisfies ScrapeSettled);
+        const settled = await failed(row, reddit ? 'the scrape was interrupted too many times; the hold was released' : 'Reddit is not configured');
+        if (settled) events.emit('settled', { id: row.id, status: 'failed' } satisfies ScrapeSettled);
         return;
       }
       const request = JSON.parse(row.request) as ScrapeRequest;
@@ -169,7 +169,7 @@ export function createScrapeRunner(deps: {
           const items = unreadable.slice(0, 20);
           deps.log.warn({ scrape_id: row.id, skipped: unreadable.length, items }, 'posts Reddit sent could not be read and were skipped');
         }
-        await settle(row, {
+        const settled = await settle(row, {
           status: 'completed',
           results: JSON.stringify(
             comments ? mergeResults(selectResults(output.posts, request), selectComments(comments.items, request), request) : selectResults(output.posts, request),
@@ -180,19 +180,23 @@ export function createScrapeRunner(deps: {
           // Pairs of unavailable subreddits are not charged: only the rest of the hold is captured.
           charge: row.price - pricePerPair * unavailable.length * request.keywords.length,
         });
-        events.emit('settled', { id: row.id, status: 'completed' } satisfies ScrapeSettled);
+        // Only a settlement that went through is news: one refused (another worker took the lease
+        // meanwhile) must not make a waiting request answer for a scrape that is still running.
+        if (settled) events.emit('settled', { id: row.id, status: 'completed' } satisfies ScrapeSettled);
       } catch (error) {
         const upstream = error instanceof RedditUnavailableError ? error : undefined;
         const blocked = error instanceof RedditBlockedError;
         const reason = blocked ? `${BLOCKED_ERROR_PREFIX}${upstream!.message}` : upstream?.message;
-        await failed(row, reason ?? 'the scrape failed unexpectedly; the hold was released');
-        events.emit('settled', {
-          id: row.id,
-          status: 'failed',
-          upstreamStatus: upstream?.upstreamStatus,
-          retryAfterSeconds: upstream?.retryAfterSeconds,
-          blocked,
-        } satisfies ScrapeSettled);
+        const settled = await failed(row, reason ?? 'the scrape failed unexpectedly; the hold was released');
+        if (settled) {
+          events.emit('settled', {
+            id: row.id,
+            status: 'failed',
+            upstreamStatus: upstream?.upstreamStatus,
+            retryAfterSeconds: upstream?.retryAfterSeconds,
+            blocked,
+          } satisfies ScrapeSettled);
+        }
         if (!upstream) {
           // Our own fault, not Reddit's: the operator needs the cause (never a request body or token).
           const { name, message, stack } = error instanceof Error ? error : new Error(String(error));

@@ -15,6 +15,8 @@ import type { ScrapeRow } from './scrape.tables.ts';
 import { toScrapeView } from './scrape.view.ts';
 import { BLOCKED_ERROR_PREFIX, SCRAPE_QUEUE, scrapeJobOptions, type ScrapeSettled } from './scrape.runner.ts';
 import type { ScrapeBody } from './scrape.schemas.ts';
+import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
+import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
 
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
@@ -79,12 +81,30 @@ export function createScrapeUsecases(deps: {
     }
   }
 
+  /**
+   * The answer for a scrape as it stands: `done` when it completed (200), else accepted (202 with its
+   * Location): a scrape still queued or running is never answered as if it had ended. A failed one is its
+   * error, with the id. A retry with the request's Idempotency-Key gets this too (scrape.routes.ts).
+   * `settled` is what this process's worker said about a scrape it ran, which the stored row cannot.
+   */
+  async function outcome(accountId: string, id: string, options: { respondAsync: boolean; settled?: ScrapeSettled }) {
+    const stored = await scrapes.findForAccount(accountId, id);
+    if (!stored) throw scrapeErrors.notFound();
+    const balance = await creditsIn(db).spendableBalance(accountId);
+    if (stored.status === 'failed' && !options.respondAsync) {
+      const { settled } = options;
+      if (settled?.blocked || stored.error?.startsWith(BLOCKED_ERROR_PREFIX)) throw scrapeErrors.redditBlocked(id, stored.error);
+      throw scrapeErrors.upstreamUnavailable(id, stored.error, settled?.upstreamStatus, settled?.retryAfterSeconds);
+    }
+    return { done: stored.status === 'completed' && !options.respondAsync, scrape: toScrapeView(stored, balance) };
+  }
+
   return {
     /**
      * Holds the price (the most it can cost: see creditsIn for why a scrape holds) and queues the scrape. Unless the caller prefers an async answer, waits up to
      * SCRAPE_SYNC_WAIT_MS for it: `done` says whether the returned scrape has finished.
      */
-    async submit(caller: Caller, body: ScrapeBody, options: { respondAsync: boolean }) {
+    async submit(caller: Caller, body: ScrapeBody, options: { respondAsync: boolean; idempotency: IdempotencyClaim | null }) {
       const request = normalizeScrapeBody(body);
       if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
@@ -110,25 +130,31 @@ export function createScrapeUsecases(deps: {
         attempts: 0,
         webhook_url: body.webhook_url ?? null,
       };
-      // The hold and the queued scrape commit together: no hold without a scrape to settle it.
-      await transaction(db, async (trx) => {
-        await creditsIn(trx).hold({ accountId: caller.accountId, keyId: caller.keyId, amount: price, at: row.created_at });
-        await createScrapesRepository(trx).insert(row);
+      const committing: Committing = {
+        noun: 'scrape',
+        id: row.id,
+        idField: 'scrape_id',
+        location: `/api/v1/scrapes/${row.id}`,
+        money: `holds ${price} credits until it ends (then only what it found is charged)`,
+      };
+      // The key, the hold and the queued scrape commit together: no hold without a scrape to settle it,
+      // and no retry with the key that runs it twice.
+      await commitOf(committing, () =>
+        transaction(db, async (trx) => {
+          await idempotencyIn(trx).bind(options.idempotency, row.id, row.created_at);
+          await creditsIn(trx).hold({ accountId: caller.accountId, keyId: caller.keyId, amount: price, at: row.created_at });
+          await createScrapesRepository(trx).insert(row);
+        }),
+      );
+      return afterCommitOf(committing, async () => {
+        // Sent after the commit; should it be lost, recoverStalled (scrape.runner.ts) queues the scrape again.
+        await jobs.send(SCRAPE_QUEUE, { scrape_id: row.id }, scrapeJobOptions(jobsConfig));
+        const settled = options.respondAsync ? undefined : await waitForSettled(row.id, jobsConfig.syncWaitMs);
+        return outcome(caller.accountId, row.id, { respondAsync: options.respondAsync, settled });
       });
-      await jobs.send(SCRAPE_QUEUE, { scrape_id: row.id }, scrapeJobOptions(jobsConfig));
-
-      const settled = options.respondAsync ? undefined : await waitForSettled(row.id, jobsConfig.syncWaitMs);
-      const stored = (await scrapes.findForAccount(caller.accountId, row.id))!;
-      const balance = await creditsIn(db).spendableBalance(caller.accountId);
-      // `blocked` comes with news from this process's worker; the stored error tells it from any other's.
-      if (settled && stored.status === 'failed' && (settled.blocked || stored.error?.startsWith(BLOCKED_ERROR_PREFIX))) {
-        throw scrapeErrors.redditBlocked(row.id, stored.error);
-      }
-      if (settled?.status === 'failed' && stored.status === 'failed') {
-        throw scrapeErrors.upstreamUnavailable(row.id, stored.error, settled.upstreamStatus, settled.retryAfterSeconds);
-      }
-      return { done: settled !== undefined, scrape: toScrapeView(stored, balance) };
     },
+
+    outcome,
 
     async get(accountId: string, id: string) {
       const row = await scrapes.findForAccount(accountId, id);

@@ -17,7 +17,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (/^(08|57P0[1-3])/.test(code) || /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE)$/.test(code))) {
     return true;
   }
-  return error instanceof Error && /^Connection terminated/.test(error.message);
+  // pg's own words, without a code: a connection dropped under a query, or a dead client asked again
+  // (Kysely's rollback after a terminated statement reports this one instead of the first).
+  return error instanceof Error && /^Connection terminated|^Client has encountered a connection error and is not queryable/.test(error.message);
 }
 
 /**

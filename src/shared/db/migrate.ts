@@ -11,6 +11,7 @@ import { scrapeSkippedMigration } from './migrations/0008_scrape_skipped.ts';
 import { webhookRetriesMigration } from './migrations/0009_webhook_retries.ts';
 import { keyControlsMigration } from './migrations/0010_key_controls.ts';
 import { monitorsMigration } from './migrations/0011_monitors.ts';
+import { idempotencyOutcomesMigration } from './migrations/0012_idempotency_outcomes.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_webhook_retries': webhookRetriesMigration,
   '0010_key_controls': keyControlsMigration,
   '0011_monitors': monitorsMigration,
+  '0012_idempotency_outcomes': idempotencyOutcomesMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

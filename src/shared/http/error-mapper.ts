@@ -102,13 +102,19 @@ export function toAppError(error: FastifyError): AppError {
   const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (known) return new AppError(known);
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError(FRAMEWORK_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY!);
-  return new AppError({ code: 'internal', status: 500, message: 'Something went wrong on our side; nothing was charged. Try again.' });
+  // Whether anything was charged is not known here; billable work that committed answers with its id
+  // instead (shared/outcomes.ts), so this is for failures around it, and a keyed retry is always safe.
+  return new AppError({
+    code: 'internal',
+    status: 500,
+    message: 'Something went wrong on our side. Retrying with the same Idempotency-Key is safe: it never runs or charges twice.',
+  });
 }
 
 /** The one place where errors become HTTP replies (RFC 9457 problem+json). */
 export function sendProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error as FastifyError);
-  if (appError.code === 'internal') request.log.error({ err: error }, 'unhandled error');
+  if (appError.status === 500) request.log.error({ err: appError.code === 'internal' ? error : appError.cause }, 'unhandled error');
   else if (appError.code === 'unavailable' && !isAppError(error)) request.log.warn(describeDatabaseError(error), 'database unreachable');
   return reply
     .code(appError.status)
