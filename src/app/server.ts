@@ -14,6 +14,9 @@ import { strictValidatorCompiler } from '../shared/http/validator.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
+/** The methods whose requests carry content here; on any other, an empty JSON body is no body (see buildServer). */
+const METHODS_WITH_CONTENT = new Set(['POST', 'PUT', 'PATCH']);
+
 /** Raw-socket reply for requests Node's parser refuses (a control character or line break in a header). */
 function rawProblem(error: AppError): string {
   const body = JSON.stringify(problemBody(error));
@@ -63,6 +66,17 @@ export async function buildServer(
 
   app.setValidatorCompiler(strictValidatorCompiler);
   app.setErrorHandler(sendProblem);
+  // Many clients send "Content-Type: application/json" on every call, a DELETE without a body included,
+  // and Fastify's JSON parser refuses the empty body with a 400. Fastify never reads a GET or HEAD body;
+  // on the other methods that take none (DELETE, OPTIONS) an empty body is no body. On POST, PUT and
+  // PATCH it stays the parser's 400 "the request body is empty" (worded in error-mapper.ts). Anything
+  // else goes to Fastify's own parser with its defaults ("__proto__" and "constructor" keys refused).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && !METHODS_WITH_CONTENT.has(request.method)) return done(null, undefined);
+    return parseJson(request, body, done);
+  });
+
   // Every route registered below, so that an unmatched request on a known path is a 405 with Allow.
   // Like a 404 it needs no key: it describes the endpoint, not the account.
   const allowed = createAllowedMethods();

@@ -102,6 +102,39 @@ describe.each(engines)('authentication (spec sections 5 and 7) on %s', (engine) 
     },
   );
 
+  /** Every character as %XX: what a client that encodes everything, or a paste through an encoder, sends. */
+  const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+
+  it.each([
+    ['under a name no list holds (?auth=)', (key: string) => `auth=${key}`],
+    ['under ?bearer=', (key: string) => `bearer=${key}`],
+    ['under a one-letter name (?x=)', (key: string) => `x=${key}`],
+    ['under an array name (?api_key[]=)', (key: string) => `api_key[]=${key}`],
+    ['as the second value of a repeated name', (key: string) => `a=1&a=${key}`],
+    ['inside a longer value (?q=Bearer <key>)', (key: string) => `q=Bearer%20${key}`],
+    ['with every character percent-encoded', (key: string) => `x=${encodeAll(key)}`],
+    ['percent-encoded after a bad escape', (key: string) => `x=%zz${encodeAll(key)}`],
+    ['in capitals', (key: string) => `x=${key.toUpperCase()}`],
+    ['as a name without a value', (key: string) => key],
+    ['as a name with a value', (key: string) => `${key}=1`],
+    ['as a percent-encoded name', (key: string) => `${encodeAll(key)}=1`],
+  ])('5.3: a key in the query string %s is refused with 401 auth.key_in_url even beside a valid header', async (_label, query) => {
+    const body = await expectUnauthorized(await app.api('GET', `/api/v1/balance?${query(token)}`, { token }));
+    expect(body.code).toBe('auth.key_in_url');
+    expect(body.detail).toContain('Authorization: Bearer');
+    expect(JSON.stringify(body)).not.toContain(token.slice(8));
+  });
+
+  it('5.3: a key beside a legitimate ?key=<prefix> on /usage/daily is refused all the same', async () => {
+    const prefix = token.slice(0, 16);
+    const body = await expectUnauthorized(await app.api('GET', `/api/v1/usage/daily?key=${prefix}&note=${token}`, { token }));
+    expect(body.code).toBe('auth.key_in_url');
+  });
+
+  it('5.3: a display prefix under any name is no secret, so it passes', async () => {
+    expect((await app.api('GET', `/api/v1/balance?see=${token.slice(0, 16)}`, { token })).status).toBe(200);
+  });
+
   it('5.3: ?key= naming a key by its display prefix is no secret and passes; anything longer is refused as a key in the URL', async () => {
     const prefix = token.slice(0, 16);
     expect((await app.api('GET', `/api/v1/usage/daily?key=${prefix}`, { token })).status).toBe(200);

@@ -121,6 +121,18 @@ describe.each(engines)('the order of checks on every /api/v1/ endpoint on %s', (
     }
   });
 
+  it('every endpoint that takes no body answers Content-Type: application/json with an empty body as it answers a call without the header', async () => {
+    for (const route of routes.filter(({ method }) => !['POST', 'PUT', 'PATCH'].includes(method))) {
+      const where = `${route.method} ${route.path}`;
+      // A key each: the budget is one call a minute.
+      const plain = await badCall(app, route, (await app.accountWithKey(10)).token);
+      const url = `${route.path.replace(/:[a-z_]+/g, 'x'.repeat(65))}?limit=0`;
+      const token = (await app.accountWithKey(10)).token;
+      const typed = await app.api(route.method, url, { token, headers: { 'content-type': 'application/json' } });
+      expect(typed.status, where).toBe(plain.status);
+    }
+  });
+
   it('every endpoint answers a key past its budget with a 429 before it reads or validates the request', async () => {
     for (const route of routes) {
       const { token } = await app.accountWithKey(10);

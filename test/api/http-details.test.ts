@@ -58,6 +58,46 @@ describe.each(engines)('HTTP details of /api/v1 on %s', (engine) => {
     });
   });
 
+  describe('Content-Type: application/json with an empty body is no body on a method that takes none', () => {
+    // Many clients set this header on every call, GET and DELETE included.
+    const json = { 'content-type': 'application/json' };
+
+    it('a DELETE with it deletes the monitor and answers 204, as a DELETE without it does', async () => {
+      const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'w', subreddits: ['r/node'], keywords: ['x'] } });
+      const { id } = await created.json();
+      const response = await app.api('DELETE', `/api/v1/monitors/${id}`, { token, headers: json, body: '' });
+      expect(response.status).toBe(204);
+      expect((await app.api('GET', `/api/v1/monitors/${id}`, { token })).status).toBe(404);
+    });
+
+    it('a DELETE with it to a monitor that does not exist is the 404 it would be without it', async () => {
+      const response = await app.api('DELETE', '/api/v1/monitors/mon_0000000000000000000000000000', { token, headers: json });
+      await problem(response, 404, 'monitors.not_found');
+    });
+
+    it('a GET and a HEAD with it are answered 200', async () => {
+      expect((await app.api('GET', '/api/v1/balance', { token, headers: json })).status).toBe(200);
+      expect((await app.api('HEAD', '/api/v1/balance', { token, headers: json })).status).toBe(200);
+    });
+
+    it('a DELETE or an OPTIONS with it to a path that does not serve them is the 405 it would be without it', async () => {
+      for (const method of ['DELETE', 'OPTIONS']) {
+        const response = await app.api(method, '/api/v1/balance', { token, headers: json, body: '' });
+        await problem(response, 405, 'request.method_not_allowed');
+        expect(response.headers.get('allow')).toBe('GET, HEAD');
+      }
+    });
+
+    it('a POST with it is still a 400 request.malformed_json: a POST needs its body', async () => {
+      const body = await problem(await app.api('POST', '/api/v1/scrape', { token, headers: json, body: '' }), 400, 'request.malformed_json');
+      expect(body.detail).toContain('empty');
+    });
+
+    it('a DELETE with it and a body that is not JSON is still a 400 request.malformed_json: only an empty body is none', async () => {
+      await problem(await app.api('DELETE', '/api/v1/monitors/mon_x', { token, headers: json, body: '{broken' }), 400, 'request.malformed_json');
+    });
+  });
+
   describe('a known path with a method it does not serve is a 405 with Allow', () => {
     it.each([
       ['DELETE', '/api/v1/balance', 'GET, HEAD'],

@@ -116,7 +116,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
     const first = await startTestApp('sqlite', { env });
     try {
       const { token } = await first.accountWithKey(1);
-      const [key] = await first.services.keys.listKeys((await first.services.keys.authenticate([`Bearer ${token}`], {})).accountId);
+      const [key] = await first.services.keys.listKeys((await first.services.keys.authenticate([`Bearer ${token}`], '/')).accountId);
       const second = await startTestApp('sqlite', { env });
       try {
         // The second instance has its own database; only the Redis counter for this key id is shared.

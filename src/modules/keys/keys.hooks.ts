@@ -27,7 +27,7 @@ export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThr
   // costs), unless the key is one that worked here before: valid keys behind a shared address pass.
   failures.assertAllowed(request.ip, () => fingerprintOfHeader(header));
   try {
-    request.caller = await keys.authenticate(header, (request.query ?? {}) as Record<string, unknown>);
+    request.caller = await keys.authenticate(header, request.url);
     failures.recordSuccess(request.caller.fingerprint);
   } catch (error) {
     if (isAppError(error) && error.status === 401) failures.recordFailure(request.ip);

@@ -1,6 +1,7 @@
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { DISPLAY_PREFIX_LENGTH, displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
+import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } from './keys.tokens.ts';
 import { keysErrors } from './keys.errors.ts';
+import { holdsKeyInUrl } from './keys.url.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
@@ -37,20 +38,6 @@ function stateOf(key: KeyRow, now: string): KeyState {
   return key.expires_at !== null && key.expires_at <= now ? 'expired' : 'active';
 }
 
-/** Names of query parameters that people use to pass keys; any of them refuses the call. */
-const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
-/**
- * `?key=` also names a key by its display prefix (`GET /usage/daily?key=ak_live_1a2b3c4d`), which is
- * no secret. A value no longer than a prefix cannot hold a key; a longer one may, and is refused.
- */
-const SHORT_KEY_PARAMETER = { name: 'key', maxLength: DISPLAY_PREFIX_LENGTH };
-
-const holdsKeyInUrl = (query: Record<string, unknown>) =>
-  Object.entries(query).some(([name, value]) => {
-    const lower = name.toLowerCase();
-    if (!KEY_QUERY_PARAMETERS.includes(lower)) return false;
-    return lower !== SHORT_KEY_PARAMETER.name || typeof value !== 'string' || value.length > SHORT_KEY_PARAMETER.maxLength;
-  });
 /**
  * Active keys one account may hold. Enough for one key per integration and environment; without a
  * cap, keys were a way around the per-key rate limit (60 created in 0.4 s). Counted: every key that
@@ -179,9 +166,9 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
       return revoked;
     },
 
-    /** Checks the key of one API call. Throws the 401 errors of spec section 7. */
-    async authenticate(headerValues: readonly string[] | undefined, query: Record<string, unknown>): Promise<Caller> {
-      if (holdsKeyInUrl(query)) throw keysErrors.keyInUrl();
+    /** Checks the key of one API call (its Authorization header values and URL). Throws the 401 errors of spec section 7. */
+    async authenticate(headerValues: readonly string[] | undefined, url: string): Promise<Caller> {
+      if (holdsKeyInUrl(url)) throw keysErrors.keyInUrl();
       const parsed = parseAuthorization(headerValues);
       if (parsed.kind === 'missing') throw keysErrors.missing();
       if (parsed.kind === 'malformed') throw keysErrors.malformed(parsed.reason);
