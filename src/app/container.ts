@@ -93,6 +93,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     retryDelaySeconds: config.webhooks.retryDelaySeconds,
     secretKey: config.secretKey,
     resolveHost: overrides.resolveHost ?? systemResolver,
+    log,
   });
   await webhooks.sealClearSecrets();
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });

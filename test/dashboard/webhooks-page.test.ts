@@ -1,10 +1,13 @@
 import type { ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
+import { freePort } from '../support/processes.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
+import { startUnansweredPort } from '../support/unanswered-port.ts';
 
 const SECRET_KEY = 'e'.repeat(64);
 const PASSWORD = 'correct horse battery';
@@ -137,6 +140,74 @@ describe.each(engines)('the dashboard Webhooks page on %s', (engine) => {
       expect(receiver.received).toHaveLength(2);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe.each(engines)('the Webhooks page with private addresses allowed, on %s', (engine) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOKS: 'true' } });
+  });
+  afterAll(() => app.close());
+
+  async function member() {
+    const email = uniqueEmail('private-hooks');
+    const account = await app.services.accounts.createAccount(email, PASSWORD);
+    const browser = new DashboardClient(app.url);
+    await browser.logIn(email, PASSWORD);
+    return { browser, accountId: account.id };
+  }
+  const sendTest = (browser: DashboardClient, url: string) =>
+    browser.submit('/dashboard/webhooks', '/dashboard/webhooks/test', { webhook_url: url });
+
+  it('refuses a test event to 0.0.0.0 all the same, saying that address reaches this server itself', async () => {
+    const { browser, accountId } = await member();
+    const refused = await sendTest(browser, 'https://0.0.0.0:8443/hook');
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('must not point at the unspecified address');
+    expect(refused.body).toContain('reaches this server itself');
+    expect(await app.services.webhooks.recentDeliveries(accountId)).toEqual([]);
+  });
+
+  it('a closed port, a port that drops connections and an unreachable address read the same: could not connect, no socket error, no duration', async () => {
+    const unanswered = await startUnansweredPort();
+    try {
+      const { browser, accountId } = await member();
+      const urls = [`http://127.0.0.1:${await freePort()}/hook`, `http://127.0.0.1:${unanswered.port}/hook`, 'https://255.255.255.255/hook'];
+      for (const url of urls) expect((await sendTest(browser, url)).status).toBe(303);
+      // The dropped connection gives up after the 10 s delivery timeout.
+      const deliveries = await eventually(async () => {
+        const list = await app.services.webhooks.recentDeliveries(accountId);
+        return list.length === 3 && list.every((d) => d.attempts.length === 1) ? list : undefined;
+      }, 25_000);
+      for (const delivery of deliveries) {
+        const [attempt] = delivery.attempts;
+        expect(attempt).toMatchObject({ status_code: null, error: 'could not connect to the receiver' });
+        // Counted from the attempt's start, so the next retry does not tell how long connecting took either.
+        expect(Date.parse(delivery.next_attempt_at!) - Date.parse(attempt!.attempted_at)).toBe(30_000);
+      }
+      const page = (await browser.get('/dashboard/webhooks')).body;
+      expect(page.match(/no answer <span class="muted">\(could not connect to the receiver\)<\/span><\/li>/g)).toHaveLength(3);
+      expect(page).not.toMatch(/ECONN|UNREACH|EHOST|timeout|timed out|aborted|refused/i);
+    } finally {
+      unanswered.close();
+    }
+  }, 40_000);
+
+  it('a receiver that takes the connection and closes it without answering says so, in words of its own', async () => {
+    const closing = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { browser, accountId } = await member();
+      await sendTest(browser, `http://127.0.0.1:${(closing.address() as AddressInfo).port}/hook`);
+      const [delivery] = await eventually(async () => {
+        const list = await app.services.webhooks.recentDeliveries(accountId);
+        return list[0]?.attempts.length ? list : undefined;
+      });
+      expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: 'the receiver closed the connection without a valid HTTP answer' });
+    } finally {
+      closing.close();
     }
   });
 });

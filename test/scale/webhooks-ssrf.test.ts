@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,4 +203,87 @@ describe.each(engines)('webhook delivery connects only to the address it checked
       expect((await app.api('POST', '/api/v1/scrape', { token, body })).status).toBe(422);
     }
   });
+});
+
+/** Every way of writing the unspecified address: connecting to any of them reaches this very host. */
+const unspecifiedHosts = [
+  ['IPv4 unspecified', '0.0.0.0'],
+  ['another address of 0.0.0.0/8', '0.1.2.3'],
+  ['IPv6 unspecified', '[::]'],
+  ['IPv4-mapped unspecified', '[::ffff:0.0.0.0]'],
+  ['IPv4-compatible 0.0.0.2', '[::0.0.0.2]'],
+  ['IPv4-translated unspecified', '[::ffff:0:0.0.0.0]'],
+  ['NAT64 of 0.0.0.0', '[64:ff9b::0.0.0.0]'],
+  ['6to4 of 0.0.0.0', '[2002::1]'],
+] as const;
+
+/** A TCP listener on every local address (IPv4 and IPv6) that counts the connections it gets. */
+async function localListener() {
+  const sockets: Socket[] = [];
+  const server = createTcpServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => sockets.length,
+    close: () => new Promise<void>((resolve) => (sockets.forEach((socket) => socket.destroy()), server.close(() => resolve()))),
+  };
+}
+
+describe.each(engines)('the unspecified address with ALLOW_PRIVATE_WEBHOOKS=true, on %s', (engine) => {
+  let app: TestApp;
+  let listener: Awaited<ReturnType<typeof localListener>>;
+  const dns = scriptedDns();
+  beforeAll(async () => {
+    listener = await localListener();
+    app = await startTestApp(engine, {
+      env: { SECRET_KEY, ALLOW_PRIVATE_WEBHOOKS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' },
+      overrides: { resolveHost: dns.resolve },
+    });
+    app.reddit.posts.push({ id: 'un1', subreddit: 'node', title: 'unspecified', created_utc: Math.floor(Date.now() / 1000) });
+  });
+  afterAll(async () => {
+    await app.close();
+    await listener.close();
+  });
+
+  const submit = (token: string, url: string) =>
+    app.api('POST', '/api/v1/scrape', {
+      token,
+      body: { subreddits: ['r/node'], keywords: ['unspecified'], webhook_url: url },
+      headers: { prefer: 'respond-async' },
+    });
+
+  it.each(unspecifiedHosts)('refuses %s (%s) as a webhook host with 422 saying why, and contacts nothing on this server', async (_label, host) => {
+    const { token, accountId } = await app.accountWithKey(5);
+    const response = await submit(token, `https://${host}:${listener.port}/hook`);
+    expect(response.status).toBe(422);
+    const problem = await response.json();
+    expect(problem).toMatchObject({ code: 'request.invalid', errors: [{ path: '/webhook_url', message: expect.stringMatching(/unspecified address/) }] });
+    expect(problem.detail).toContain('reaches this server itself');
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
+    expect(listener.connections()).toBe(0);
+  });
+
+  it.each([['0.0.0.0'], ['::'], ['::ffff:0.0.0.0']])('refuses a host name that resolves to %s with 422', async (address) => {
+    const { token } = await app.accountWithKey(5);
+    const host = `unspecified-${address.replaceAll(/[:.]/g, '-')}.example.test`;
+    dns.answers.set(host, [['10.0.0.1', address]]);
+    expect((await submit(token, `https://${host}:${listener.port}/hook`)).status).toBe(422);
+  });
+
+  it.each([['0.0.0.0'], ['::']])(
+    'a host that resolved to a private address at submit time and to %s at delivery is not contacted; the attempt says why',
+    async (address) => {
+      const { token, accountId } = await app.accountWithKey(5);
+      const host = `later-unspecified-${address.replaceAll(/[:.]/g, '-')}.example.test`;
+      dns.answers.set(host, [['10.0.0.1'], [address]]);
+      expect((await submit(token, `https://${host}:${listener.port}/hook`)).status).toBe(202);
+      const [delivery] = await eventually(async () => {
+        const deliveries = await app.services.webhooks.recentDeliveries(accountId);
+        return deliveries[0]?.attempts.length ? deliveries : undefined;
+      });
+      expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/unspecified address/) });
+      expect(listener.connections()).toBe(0);
+    },
+  );
 });

@@ -18,7 +18,31 @@ describe('classifyAddress', () => {
     ['198.18.0.1', 'private'],
     ['fec0::1', 'private'],
     ['not an address', 'private'],
+    ['1.0.0.0', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
+  });
+});
+
+describe('the unspecified address (this host) in every form', () => {
+  it.each([
+    ['0.0.0.0', 'IPv4'],
+    ['0.255.255.255', 'the rest of 0.0.0.0/8'],
+    ['::', 'IPv6'],
+    ['::ffff:0.0.0.0', 'IPv4-mapped'],
+    ['::ffff:0.1.2.3', 'IPv4-mapped, rest of 0.0.0.0/8'],
+    ['::0.0.0.2', 'IPv4-compatible'],
+    ['::0.255.255.255', 'IPv4-compatible, rest of 0.0.0.0/8'],
+    ['::ffff:0:0.0.0.0', 'IPv4-translated'],
+    ['64:ff9b::', 'NAT64'],
+    ['64:ff9b::0.1.2.3', 'NAT64, rest of 0.0.0.0/8'],
+    ['2002::1', '6to4'],
+    ['2002:ff:ffff::', '6to4, rest of 0.0.0.0/8'],
+  ])('%s (%s) is unspecified, a kind no setting allows', (address) => {
+    expect(classifyAddress(address)).toBe('unspecified');
+  });
+
+  it('leaves ::1 loopback, though its last 32 bits read as 0.0.0.1', () => {
+    expect(classifyAddress('::1')).toBe('loopback');
   });
 });

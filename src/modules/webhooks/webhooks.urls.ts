@@ -39,6 +39,12 @@ export async function checkDeliverableUrl(
   }
   if (addresses.length === 0) throw webhooksErrors.invalidUrl(`has a host name that does not resolve (${host})`);
   const kinds = addresses.map((a) => classifyAddress(a.address));
+  // Whatever the policy: no receiver lives there, only this server's own ports.
+  if (kinds.includes('unspecified')) {
+    throw webhooksErrors.invalidUrl(
+      "must not point at the unspecified address (0.0.0.0 or ::, in any form): it reaches this server itself, not a receiver; use the receiver's own host name or address",
+    );
+  }
   if (kinds.includes('loopback') && !policy.allowHttp) throw webhooksErrors.invalidUrl('must not point at this machine');
   if (kinds.includes('private') && !policy.allowPrivate) {
     throw webhooksErrors.invalidUrl('must not point at a private, link-local or reserved address');

@@ -1,10 +1,12 @@
+import type { Logger } from 'pino';
 import type { Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { open, seal } from '../../shared/crypto/seal.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { postPinned, type HostResolver } from '../../integrations/webhooks/webhooks.http.ts';
+import { PostFailure, postPinned, type HostResolver } from '../../integrations/webhooks/webhooks.http.ts';
 import { webhooksErrors } from './webhooks.errors.ts';
+import { attemptError } from './webhooks.failures.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { newWebhookSecret, signWebhook } from './webhooks.signing.ts';
 import { checkDeliverableUrl, type WebhookUrlPolicy } from './webhooks.urls.ts';
@@ -35,8 +37,9 @@ export function createWebhooksUsecases(deps: {
    */
   secretKey: Buffer | null;
   resolveHost: HostResolver;
+  log: Pick<Logger, 'info'>;
 }) {
-  const { db, jobs, clock, random, policy, secretKey, resolveHost, retryDelaySeconds } = deps;
+  const { db, jobs, clock, random, policy, secretKey, resolveHost, retryDelaySeconds, log } = deps;
   const webhooks = createWebhooksRepository(db);
   const storedSecret = async (accountId: string) => (await webhooks.secretOf(accountId))?.webhook_secret ?? null;
 
@@ -123,7 +126,10 @@ export function createWebhooksUsecases(deps: {
       });
       return { statusCode, error: statusCode < 200 || statusCode >= 300 ? `receiver answered ${statusCode}` : null };
     } catch (cause) {
-      return { statusCode: null, error: (cause as Error).message ?? 'delivery failed' };
+      // The account is told how far the POST got; the exact cause (it can tell a closed port from a filtered one) goes to the log only.
+      const failure = cause instanceof PostFailure ? { stage: cause.stage, err: cause.cause } : { err: cause };
+      log.info({ delivery_id: delivery.id, ...failure }, 'a webhook attempt failed');
+      return { statusCode: null, error: attemptError(cause, DELIVERY_TIMEOUT_MS) };
     }
   }
 
@@ -178,15 +184,18 @@ export function createWebhooksUsecases(deps: {
       const lastTry = delivery.attempts + 1 > WEBHOOK_RETRIES;
       const finished = clock();
       const delaySeconds = retryDelaySeconds * 2 ** delivery.attempts;
+      // Counted from the attempt's start, not its end: how long a failed connection took (no time when
+      // refused, the whole timeout when filtered) must not show in the schedule either.
+      const nextAttempt = new Date(now.getTime() + delaySeconds * 1000);
       const retry = error !== null && !lastTry;
-      if (retry) await queueAttempt(delivery.id, delaySeconds);
+      if (retry) await queueAttempt(delivery.id, Math.max(0, Math.ceil((nextAttempt.getTime() - finished.getTime()) / 1000)));
       await webhooks.recordAttempt(
         delivery.id,
         { attempted_at: now.toISOString(), status_code: statusCode, error, duration_ms: finished.getTime() - now.getTime() },
         {
           status: error === null ? 'delivered' : retry ? 'pending' : 'failed',
           delivered_at: error === null ? finished.toISOString() : null,
-          next_attempt_at: retry ? new Date(finished.getTime() + delaySeconds * 1000).toISOString() : null,
+          next_attempt_at: retry ? nextAttempt.toISOString() : null,
         },
       );
     },

@@ -25,7 +25,10 @@ export interface WebhooksPage {
 function attemptsList(attempts: Delivery['attempts']): Html {
   if (attempts.length === 0) return html`<span class="muted">not yet attempted</span>`;
   return html`<ol class="attempts">${attempts.map(
-    (a) => html`<li>${when(a.attempted_at)} — ${a.status_code ?? 'no answer'}${a.error ? html` <span class="muted">(${a.error})</span>` : null}, ${a.duration_ms} ms</li>`,
+    // The duration only when the receiver answered: without an answer it would tell a refused connection from a dropped one.
+    (a) => html`<li>${when(a.attempted_at)} — ${a.status_code ?? 'no answer'}${a.error ? html` <span class="muted">(${a.error})</span>` : null}${
+      a.status_code === null ? null : html`, ${a.duration_ms} ms`
+    }</li>`,
   )}</ol>`;
 }
 
