@@ -60,6 +60,35 @@ describe.each(engines)('dashboard CSRF, throttling and headers on %s', (engine) 
     await expect(app.services.accounts.requireByEmail(email)).rejects.toMatchObject({ code: 'accounts.not_found' });
   });
 
+  it('a log-in or sign-up posted from another origin (a sibling subdomain or another site) with a planted form cookie and its matching token is 403 and starts nothing', async () => {
+    const email = uniqueEmail('planted');
+    await app.services.accounts.createAccount(email, PASSWORD);
+    // The attacker's own valid pair, fetched from the server: a signature on the token would not tell it apart.
+    const attacker = new DashboardClient(app.url);
+    const token = csrfIn((await attacker.get('/dashboard/login')).body);
+    for (const site of ['same-site', 'cross-site']) {
+      const victim = new DashboardClient(app.url);
+      victim.cookies.set('subpilot_form', attacker.cookies.get('subpilot_form')!);
+      const fromElsewhere = { 'sec-fetch-site': site, origin: 'https://evil.example.com' };
+      expect((await victim.post('/dashboard/login', { csrf: token, email, password: PASSWORD }, fromElsewhere)).status).toBe(403);
+      expect(victim.cookies.has('subpilot_session')).toBe(false);
+      const newEmail = uniqueEmail('planted');
+      expect((await victim.post('/dashboard/signup', { csrf: token, email: newEmail, password: PASSWORD }, fromElsewhere)).status).toBe(403);
+      await expect(app.services.accounts.requireByEmail(newEmail)).rejects.toMatchObject({ code: 'accounts.not_found' });
+    }
+  });
+
+  it("a log-in posted from the dashboard's own page starts a session, though no-referrer makes its Origin null", async () => {
+    const email = uniqueEmail('own');
+    await app.services.accounts.createAccount(email, PASSWORD);
+    const browser = new DashboardClient(app.url);
+    const token = csrfIn((await browser.get('/dashboard/login')).body);
+    const fromTheForm = { 'sec-fetch-site': 'same-origin', origin: 'null' };
+    const response = await browser.post('/dashboard/login', { csrf: token, email, password: PASSWORD }, fromTheForm);
+    expect(response.location).toBe('/dashboard/keys');
+    expect((await browser.get('/dashboard/keys')).status).toBe(200);
+  });
+
   it('the 6th failed log-in for one email within 15 minutes is a 429, even with the right password', async () => {
     const email = uniqueEmail('throttle');
     await app.services.accounts.createAccount(email, PASSWORD);

@@ -136,6 +136,36 @@ describe.each(engines)('dashboard configuration on %s', (engine) => {
     }
   });
 
+  it('with an https PUBLIC_URL the form cookie is __Host-subpilot_form: Secure, Path=/ and no Domain, so no sibling subdomain can set it', async () => {
+    const app = await startTestApp(engine, { env: { PUBLIC_URL: 'https://dash.example.com' } });
+    try {
+      const form = await new DashboardClient(app.url).get('/dashboard/login');
+      const cookie = form.setCookies.find((c) => c.startsWith('__Host-subpilot_form='))!;
+      expect(cookie).toMatch(/^__Host-subpilot_form=[A-Za-z0-9_-]{43};/);
+      expect(cookie).toContain('Secure');
+      expect(cookie).toContain('Path=/;');
+      expect(cookie).not.toMatch(/domain=/i);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with an https PUBLIC_URL a form cookie planted for the parent domain logs no one in, even from a browser that sends no Sec-Fetch-Site', async () => {
+    const app = await startTestApp(engine, { env: { PUBLIC_URL: 'https://dash.example.com' } });
+    try {
+      const email = uniqueEmail('parent');
+      await app.services.accounts.createAccount(email, PASSWORD);
+      // What evil.example.com can do: set subpilot_form for example.com, and post the same value.
+      const victim = new DashboardClient(app.url);
+      victim.cookies.set('subpilot_form', 'a'.repeat(43));
+      expect((await victim.post('/dashboard/login', { csrf: 'a'.repeat(43), email, password: PASSWORD })).status).toBe(403);
+      expect(victim.cookies.has('subpilot_session')).toBe(false);
+      expect((await victim.logIn(email, PASSWORD)).location).toBe('/dashboard/keys');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a session past SESSION_TTL_HOURS redirects to log-in (pinned clock)', async () => {
     let now = new Date('2030-01-01T00:00:00.000Z');
     const app = await startTestApp(engine, { env: { SESSION_TTL_HOURS: '2' }, overrides: { clock: () => now } });

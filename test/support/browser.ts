@@ -31,13 +31,22 @@ export function requireChromium(suite: string): boolean {
   return false;
 }
 
-/** The flags that keep headless Chromium off the closed network and quiet. */
-export async function launchChromium(): Promise<Browser> {
+/** The flags that keep headless Chromium off the closed network and quiet; `extraArgs` adds a suite's own (a host-resolver rule, say). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
+    ],
   });
 }
 

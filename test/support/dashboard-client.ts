@@ -15,8 +15,9 @@ export class DashboardClient {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async request(method: string, path: string, form?: Record<string, string>): Promise<PageResponse> {
-    const headers: Record<string, string> = {};
+  /** `extra` headers are what a browser would add, e.g. the Sec-Fetch-Site of a form posted from elsewhere. */
+  async request(method: string, path: string, form?: Record<string, string>, extra: Record<string, string> = {}): Promise<PageResponse> {
+    const headers: Record<string, string> = { ...extra };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(this.baseUrl + path, {
@@ -37,7 +38,7 @@ export class DashboardClient {
   }
 
   get = (path: string) => this.request('GET', path);
-  post = (path: string, form: Record<string, string>) => this.request('POST', path, form);
+  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request('POST', path, form, headers);
 
   /** Fetches a page with a form and posts it with the page's own CSRF token. */
   async submit(formPage: string, action: string, fields: Record<string, string>): Promise<PageResponse> {

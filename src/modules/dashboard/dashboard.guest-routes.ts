@@ -13,13 +13,13 @@ const credentialsBody = Type.Object({
   password: Type.String({ maxLength: 1024 }),
 });
 
-/** Sign-up and log-in: posted before a session exists, so CSRF is a double-submit cookie. */
+/** Sign-up and log-in: posted before a session exists, so CSRF is Sec-Fetch-Site and a double-submit cookie. */
 export const guestRoutes: FastifyPluginAsyncTypebox<{
   sessions: SessionsUsecases;
   allowSignup: boolean;
   policy: CookiePolicy;
 }> = async (app, { sessions, allowSignup, policy }) => {
-  app.addHook('preValidation', checkFormCsrf);
+  app.addHook('preValidation', checkFormCsrf(policy));
   const token = (request: FastifyRequest, reply: FastifyReply) => formToken(request, reply, sessions, policy);
 
   app.get('/signup', async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Session, SessionsUsecases, StartedSession } from '../sessions/sessions.usecases.ts';
+import { sessionsErrors } from '../sessions/sessions.errors.ts';
 import { assertSameToken } from '../sessions/sessions.usecases.ts';
 import type { Viewer } from './views/layout.ts';
 
@@ -15,8 +16,6 @@ declare module 'fastify' {
 export type LowBalanceOf = (accountId: string) => Promise<Viewer['lowBalance']>;
 
 export const SESSION_COOKIE = 'subpilot_session';
-/** Double-submit token of the sign-up and log-in forms, which are posted before a session exists. */
-export const FORM_COOKIE = 'subpilot_form';
 const FORM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface CookiePolicy {
@@ -25,6 +24,24 @@ export interface CookiePolicy {
 
 const baseCookie = (policy: CookiePolicy) =>
   ({ httpOnly: true, sameSite: 'lax', path: '/', secure: policy.secure }) as const;
+
+/**
+ * The double-submit cookie of the sign-up and log-in forms, which are posted before a session exists.
+ * Over https it is `__Host-`: browsers keep such a cookie only host-only, Secure and Path=/, so a
+ * sibling subdomain cannot plant one for the parent domain (plain http has no such guarantee).
+ */
+const formCookie = (policy: CookiePolicy) => (policy.secure ? '__Host-subpilot_form' : 'subpilot_form');
+
+/**
+ * A form posted by another page, a sibling subdomain included: browsers say so in Sec-Fetch-Site,
+ * which no page can set ("none" is the person's own doing: a bookmark, a reload). Origin cannot tell:
+ * under our no-referrer policy our own form posts `Origin: null`, and an attacker's page can too.
+ * A client that sends no Sec-Fetch-Site is left to the token.
+ */
+function postedFromElsewhere(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+}
 
 const csrfOf = (request: FastifyRequest) => (request.body as { csrf?: unknown } | undefined)?.csrf;
 
@@ -49,24 +66,31 @@ export async function checkSessionCsrf(request: FastifyRequest) {
   assertSameToken(request.dashboardSession?.csrfToken, typeof csrf === 'string' ? csrf : undefined);
 }
 
-/** preValidation for the pre-session forms: the posted token must equal the form cookie. */
-export async function checkFormCsrf(request: FastifyRequest) {
-  if (request.method !== 'POST') return;
-  const csrf = csrfOf(request);
-  assertSameToken(request.cookies[FORM_COOKIE], typeof csrf === 'string' ? csrf : undefined);
-}
+/**
+ * preValidation for the pre-session forms: posted from the dashboard's own page, with a token equal to
+ * the form cookie. The token alone would not do: a cookie planted on the origin (by a sibling
+ * subdomain, say) comes with a token the attacker knows, and a signature would not help, since the
+ * attacker can fetch a valid pair of their own.
+ */
+export const checkFormCsrf = (policy: CookiePolicy) =>
+  async function (request: FastifyRequest) {
+    if (request.method !== 'POST') return;
+    if (postedFromElsewhere(request)) throw sessionsErrors.csrfInvalid();
+    const csrf = csrfOf(request);
+    assertSameToken(request.cookies[formCookie(policy)], typeof csrf === 'string' ? csrf : undefined);
+  };
 
 /** The form token to embed: the browser's current one, or a new one set as a cookie. */
 export function formToken(request: FastifyRequest, reply: FastifyReply, sessions: SessionsUsecases, policy: CookiePolicy) {
-  const current = request.cookies[FORM_COOKIE];
+  const current = request.cookies[formCookie(policy)];
   if (current && FORM_TOKEN_PATTERN.test(current)) return current;
   const token = sessions.newFormToken();
-  reply.setCookie(FORM_COOKIE, token, baseCookie(policy));
+  reply.setCookie(formCookie(policy), token, baseCookie(policy));
   return token;
 }
 
 export function setSessionCookie(reply: FastifyReply, started: StartedSession, policy: CookiePolicy) {
-  reply.clearCookie(FORM_COOKIE, baseCookie(policy));
+  reply.clearCookie(formCookie(policy), baseCookie(policy));
   reply.setCookie(SESSION_COOKIE, started.id, { ...baseCookie(policy), maxAge: started.maxAgeSeconds });
 }
 
