@@ -1,7 +1,13 @@
 /**
  * A fake OpenAI-compatible server on 127.0.0.1: `POST /v1/chat/completions` answers Chat Completions
- * JSON with `usage`. `reply` decides the text (default: echoes a short draft); `failNext(status)`
- * answers an OpenAI-style error; `hangNext()` never answers, for timeouts. `requests` keeps the bodies.
+ * JSON with `usage`. `reply` decides the text (default: echoes a short draft), or null for
+ * `content: null`, which the wire format allows: the OpenAI API reference's chat completion object
+ * (https://platform.openai.com/docs/api-reference/chat/object)
+ * gives `choices[].message.content` as "string or null", and openai-node types it
+ * `ChatCompletionMessage.content: string | null` (src/resources/chat/completions/completions.ts).
+ * `answerNext(json)` sends any other 200 body once (no choices, content that is not text, …);
+ * `failNext(status)` answers an OpenAI-style error; `hangNext()` never answers, for timeouts.
+ * `requests` keeps the bodies.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +23,9 @@ export interface FakeLlm {
   url: string;
   apiKey: string;
   requests: { headers: Record<string, string | undefined>; body: ChatRequest }[];
-  reply: (request: ChatRequest) => string;
+  reply: (request: ChatRequest) => string | null;
+  /** The next answer is a 200 with this JSON instead of a completion. */
+  answerNext(json: unknown): void;
   failNext(status: number, count?: number): void;
   hangNext(count?: number): void;
   /** Ends the requests held by hangNext (their callers see the connection close). */
@@ -26,7 +34,7 @@ export interface FakeLlm {
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const planned: ('hang' | number)[] = [];
+  const planned: ('hang' | number | { json: unknown })[] = [];
   const hanging = new Set<ServerResponse>();
   let serial = 0;
   const fake: FakeLlm = {
@@ -34,6 +42,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     apiKey: 'fake-llm-key',
     requests: [],
     reply: (request) => `A helpful draft about: ${request.messages.at(-1)?.content.split('\n')[0] ?? ''}`,
+    answerNext(json) {
+      planned.push({ json });
+    },
     failNext(status, count = 1) {
       for (let i = 0; i < count; i++) planned.push(status);
     },
@@ -69,10 +80,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       fake.requests.push({ headers: { ...req.headers } as Record<string, string | undefined>, body });
       const plan = planned.shift();
       if (plan === 'hang') return void hanging.add(res);
+      if (typeof plan === 'object') return send(res, 200, plan.json);
       if (plan !== undefined) return send(res, plan, { error: { message: 'fake failure', type: 'server_error', code: null } });
       const content = fake.reply(body);
       const prompt = body.messages.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
-      const completion = Math.ceil(content.length / 4);
+      const completion = Math.ceil((content?.length ?? 0) / 4);
       send(res, 200, {
         id: `chatcmpl-${++serial}`,
         object: 'chat.completion',

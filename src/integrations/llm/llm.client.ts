@@ -2,8 +2,10 @@
  * The language-model client behind `POST /api/v1/generate`: any OpenAI-compatible Chat Completions
  * endpoint through the official `openai` package. Errors become one `LlmUnavailableError`, so callers
  * refund without knowing the package; neither the key nor the prompt ever reaches an error message.
+ * An answer without text is no error: `noText` says what came instead, for the caller to refuse.
  */
 import OpenAI from 'openai';
+import { clip } from '../../shared/text.ts';
 
 export class LlmUnavailableError extends Error {
   constructor(
@@ -23,13 +25,17 @@ interface LlmUsage {
 }
 
 interface LlmCompletion {
+  /** Trimmed and cut at a word to `maxChars` characters; empty when `noText` is set. */
   text: string;
+  /** What came instead of text (e.g. "no choices", "content null, finish_reason length"), else null. */
+  noText: string | null;
   model: string;
   usage: LlmUsage;
 }
 
 export interface LlmClient {
-  complete(input: { system: string; user: string; maxTokens?: number }): Promise<LlmCompletion>;
+  /** `maxChars`: the most of the answer kept (see shared/text.ts); a longer one is cut as soon as it is read. */
+  complete(input: { system: string; user: string; maxTokens?: number; maxChars: number }): Promise<LlmCompletion>;
   /** The longest `complete` can take, all attempts and waits included; it gives up past it. */
   budgetMs(): number;
 }
@@ -57,7 +63,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   return {
     budgetMs: () => budget,
 
-    async complete({ system, user, maxTokens }) {
+    async complete({ system, user, maxTokens, maxChars }) {
       let completion;
       // The package checks the signal only between its sleeps; the race ends the call on time regardless.
       const abort = new AbortController();
@@ -87,20 +93,38 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       } finally {
         clearTimeout(timer);
       }
-      // An empty answer is returned as such: whether it makes a usable draft is the caller's call.
-      const text = completion.choices?.[0]?.message?.content?.trim() ?? '';
-      const usage = completion.usage;
+      // The package types the answer but checks none of it: read it as whatever the endpoint sent.
+      const answer: unknown = completion;
+      const fields = isObject(answer) ? answer : {};
+      const usage = isObject(fields.usage) ? fields.usage : {};
       return {
-        text,
-        model: completion.model || options.model,
-        usage: {
-          prompt_tokens: usage?.prompt_tokens ?? 0,
-          completion_tokens: usage?.completion_tokens ?? 0,
-          total_tokens: usage?.total_tokens ?? 0,
-        },
+        ...readText(answer, maxChars),
+        model: typeof fields.model === 'string' && fields.model ? fields.model : options.model,
+        usage: { prompt_tokens: count(usage.prompt_tokens), completion_tokens: count(usage.completion_tokens), total_tokens: count(usage.total_tokens) },
       };
     },
   };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A token count the API schema can answer (a non-negative integer); anything else is unknown: 0. */
+const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
+
+/** The first choice's text; the wire format allows `content: null`, and endpoints send worse. */
+function readText(answer: unknown, maxChars: number): { text: string; noText: string | null } {
+  const none = (what: string) => ({ text: '', noText: what });
+  if (!isObject(answer)) return none('something that is not a chat completion');
+  const choice: unknown = Array.isArray(answer.choices) ? answer.choices[0] : undefined;
+  if (choice === undefined) return none('no choices');
+  if (!isObject(choice) || !isObject(choice.message)) return none('a choice without a message');
+  const { content } = choice.message;
+  // Why a model stopped without text ("length", "content_filter") is what the caller can act on; only a plain word is echoed.
+  const reason = typeof choice.finish_reason === 'string' && /^[a-z_]{1,40}$/.test(choice.finish_reason) ? `, finish_reason ${choice.finish_reason}` : '';
+  if (content === null || content === undefined) return none(`${content === null ? 'content null' : 'no content'}${reason}`);
+  if (typeof content !== 'string') return none(`content that is not text (${Array.isArray(content) ? 'array' : typeof content})`);
+  const text = clip(content.trim(), maxChars);
+  return text ? { text, noText: null } : none(`empty content${reason}`);
 }
 
 function toUnavailable(error: unknown, timeoutMs: number): LlmUnavailableError {

@@ -22,19 +22,6 @@ const USERNAME = new RegExp(`^[A-Za-z0-9_-]{1,${LIMITS.author}}$`);
 /** Drops control characters that are not whitespace; a lone surrogate (not valid UTF-8) becomes U+FFFD. */
 export const cleanText = (value: string): string => value.replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD');
 
-/** At most `max` code points (a surrogate pair is never split), and whether anything was cut. */
-export function capText(value: string, max: number): { text: string; cut: boolean } {
-  if (value.length <= max) return { text: value, cut: false };
-  let end = 0;
-  let points = 0;
-  for (const char of value) {
-    if (points === max) return { text: value.slice(0, end), cut: true };
-    end += char.length;
-    points++;
-  }
-  return { text: value, cut: false };
-}
-
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
 /** `value` resolved against www.reddit.com when it is a path ("/…", not "//…"), else parsed as it is. */

@@ -7,7 +7,6 @@ import {
   LIMITS,
   REDDIT_ORIGIN,
   authorName,
-  capText,
   cleanText,
   createdAt,
   redditPage,
@@ -15,6 +14,7 @@ import {
   thingId,
   wholeNumber,
 } from './reddit.content.ts';
+import { capText } from '../../shared/text.ts';
 import { RedditUnavailableError } from './reddit.errors.ts';
 import type { RedditHttp } from './reddit.http.ts';
 import { isUnavailableStatus, reasonFromSearch, toPost } from './reddit.mapping.ts';

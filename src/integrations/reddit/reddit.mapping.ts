@@ -2,7 +2,6 @@
 import {
   LIMITS,
   authorName,
-  capText,
   cleanText,
   createdAt,
   linkUrl,
@@ -11,6 +10,7 @@ import {
   subredditName,
   wholeNumber,
 } from './reddit.content.ts';
+import { capText } from '../../shared/text.ts';
 import { RedditUnavailableError } from './reddit.errors.ts';
 import type { RedditPost, SkippedItem, UnavailableReason } from './reddit.types.ts';
 

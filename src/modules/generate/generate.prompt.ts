@@ -1,4 +1,6 @@
 /** What the language model is told, and how its answer becomes a title and a body. */
+import { LIMITS } from '../../integrations/reddit/reddit.content.ts';
+import { clip } from '../../shared/text.ts';
 
 export interface PromptInput {
   type: 'reply' | 'post';
@@ -12,7 +14,13 @@ export interface PromptInput {
 /** Long posts are cut: the model needs the gist, and every prompt token is paid for. */
 const MAX_POST_BODY = 6000;
 
-export function buildPrompt(input: PromptInput): { system: string; user: string; maxTokens?: number } {
+/**
+ * The most of an answer the client keeps, so the rest is dropped once read rather than carried through
+ * the generation: room for the longest title and body, and the blank lines and labels splitPost removes.
+ */
+const MAX_ANSWER = 50_000;
+
+export function buildPrompt(input: PromptInput): { system: string; user: string; maxTokens?: number; maxChars: number } {
   const what = input.type === 'reply' ? 'a reply (a top-level comment) to a Reddit post' : 'a new Reddit text post';
   const system = [
     `You write ${what} for ${input.subreddit}, in the voice of a knowledgeable member of that community.`,
@@ -29,9 +37,11 @@ export function buildPrompt(input: PromptInput): { system: string; user: string;
   lines.push('', `Instructions: ${input.instructions}`);
   if (input.tone) lines.push(`Tone: ${input.tone}`);
   if (input.maxLength) lines.push(`Keep the body under ${input.maxLength} characters.`);
-  // About four characters a token; the margin leaves room for a title and for Markdown.
+  // About four characters a token; the margin leaves room for a title and for Markdown. No max_tokens
+  // without max_length: one fit for 40,000 characters (some 13,000 tokens) is more than many models
+  // take (OpenAI and vLLM answer 400 past a model's output or context limit), so the cut is on arrival.
   const maxTokens = input.maxLength ? Math.ceil(input.maxLength / 3) + 100 : undefined;
-  return { system, user: lines.join('\n'), maxTokens };
+  return { system, user: lines.join('\n'), maxTokens, maxChars: MAX_ANSWER };
 }
 
 /** What is missing from a draft for it to be publishable, or null when it is complete. */
@@ -40,22 +50,26 @@ export function missingPart(type: 'reply' | 'post', draft: { title: string | nul
   return draft.body.trim() ? null : 'an empty body';
 }
 
-/** Cuts at the last whitespace before `max`, so a word is never split. */
-export function clip(text: string, max: number | undefined): string {
-  if (!max || text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const space = cut.search(/\s\S*$/);
-  return (space > max / 2 ? cut.slice(0, space) : cut).trimEnd();
+/**
+ * The answer as a draft, each part cut at a word to its limit: the body to `maxLength` when the
+ * request set one, else to Reddit's 40,000 characters (a comment's and a self post's); a post's title to
+ * Reddit's 300. So every stored draft is one publish's schema and Reddit accept.
+ */
+export function toDraft(type: 'reply' | 'post', text: string, maxLength: number | undefined): { title: string | null; body: string } {
+  const bodyLimit = maxLength ?? LIMITS.body;
+  if (type === 'reply') return { title: null, body: clip(text, bodyLimit) };
+  const { title, body } = splitPost(text);
+  return { title: clip(title, LIMITS.title), body: clip(body, bodyLimit) };
 }
 
 /**
  * A post answer: the first non-empty line is the title (a "Title:" label or Markdown heading is dropped).
  * Either part may come back empty; the caller refuses such a draft rather than invent a title.
  */
-export function splitPost(text: string): { title: string; body: string } {
+function splitPost(text: string): { title: string; body: string } {
   const lines = text.trim().split(/\r?\n/);
   const first = lines.shift() ?? '';
-  const title = first.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/^title:\s*/i, '').trim().slice(0, 300);
+  const title = first.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/^title:\s*/i, '').trim();
   const body = lines.join('\n').replace(/^\s*body:\s*/i, '').trim();
   return { title, body };
 }

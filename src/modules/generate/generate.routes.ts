@@ -16,7 +16,10 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
         summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
         description:
           'Price: PRICE_GENERATE per draft, charged before the model is called and refunded when it fails (502) or ' +
-          'times out (504). The draft is stored; publish it with POST /publish {generation_id}.',
+          'times out (504), or answers without a usable draft (502 generate.empty_draft: content null or empty, no ' +
+          'choices, no title for a post, …); every refunded failure carries generation_id. A longer answer is cut at a ' +
+          "word to 300 characters of title and 40,000 (or max_length) of body, Reddit's limits in code points. " +
+          'The draft is stored; publish it with POST /publish {generation_id}.',
         tags: ['generate'],
         body: generateBodySchema,
         response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 500, 502, 503, 504) },

@@ -11,7 +11,9 @@ export const generateBodySchema = Type.Object(
     subreddit: Type.Optional(Type.String({ pattern: SUBREDDIT_PATTERN, description: 'For a post: r/<name>' })),
     instructions: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTIONS, description: 'What to write, up to 2,000 characters' }),
     tone: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' })),
-    max_length: Type.Optional(Type.Integer({ minimum: 50, maximum: 10_000, description: 'Most characters of the body' })),
+    max_length: Type.Optional(
+      Type.Integer({ minimum: 50, maximum: 10_000, description: 'Most characters (code points) of the body; a longer answer is cut at a word' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,8 +26,10 @@ export const generationSchema = Type.Object({
   status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   post_id: Type.Union([Type.String(), Type.Null()]),
   subreddit: Type.String(),
-  title: Type.Union([Type.String(), Type.Null()], { description: 'Posts only; null for replies' }),
-  body: Type.Union([Type.String(), Type.Null()]),
+  title: Type.Union([Type.String(), Type.Null()], { description: "Posts only, at most 300 characters (Reddit's limit); null for replies" }),
+  body: Type.Union([Type.String(), Type.Null()], {
+    description: "At most max_length, else 40,000 characters (Reddit's limit), counted in code points; null when failed",
+  }),
   model: Type.Union([Type.String(), Type.Null()]),
   usage: Type.Union([
     Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),

@@ -11,7 +11,7 @@ import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { findScrapedPost } from '../scrape/scrape.usecases.ts';
 import { generateErrors } from './generate.errors.ts';
-import { buildPrompt, clip, missingPart, splitPost } from './generate.prompt.ts';
+import { buildPrompt, missingPart, toDraft } from './generate.prompt.ts';
 import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
 import type { GenerateBody } from './generate.schemas.ts';
 import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
@@ -108,9 +108,9 @@ export function createGenerateUsecases(deps: {
       if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
       throw error;
     }
-    const draft = body.type === 'post' ? splitPost(completion.text) : { title: null, body: completion.text };
+    const draft = toDraft(body.type, completion.text, body.max_length);
     // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
-    const missing = missingPart(body.type, draft);
+    const missing = completion.noText ?? missingPart(body.type, draft);
     if (missing) {
       await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: price });
       throw generateErrors.emptyDraft(row.id, missing);
@@ -118,7 +118,7 @@ export function createGenerateUsecases(deps: {
     const { settled, balance } = await settle(row, {
       status: 'completed',
       title: draft.title,
-      body: clip(draft.body, body.max_length),
+      body: draft.body,
       model: completion.model,
       usage: JSON.stringify(completion.usage),
       refund: 0,

@@ -1,0 +1,31 @@
+/**
+ * Text measured in characters as Reddit counts them: Unicode code points (Python's len(), which the
+ * validators of its open-source code compare with their limits), so an emoji is one character though
+ * a JavaScript string holds it as two UTF-16 units. Ajv's maxLength, behind publish's limits, agrees.
+ */
+
+/**
+ * At most `max` code points (a surrogate pair is never split), and whether anything was cut. Counting
+ * stops at `max`, so a huge text costs no more than a short one.
+ */
+export function capText(value: string, max: number): { text: string; cut: boolean } {
+  if (value.length <= max) return { text: value, cut: false };
+  let end = 0;
+  let points = 0;
+  for (const char of value) {
+    if (points === max) return { text: value.slice(0, end), cut: true };
+    end += char.length;
+    points++;
+  }
+  return { text: value, cut: false };
+}
+
+/** At most `max` characters, cut back to the last whitespace when the cut would split a word. */
+export function clip(text: string, max: number): string {
+  const { text: kept, cut } = capText(text, max);
+  if (!cut) return text;
+  if (/\s/.test(text[kept.length]!)) return kept.trimEnd();
+  const space = kept.search(/\s\S*$/);
+  // One word longer than half the limit (a URL, text without spaces) is cut rather than lose over half.
+  return (space > kept.length / 2 ? kept.slice(0, space) : kept).trimEnd();
+}
