@@ -13,7 +13,7 @@ export function accountsCommand(io: CliIo): Command {
     .option('--password-stdin', passwordStdin('a dashboard password'))
     .action(async (options: { email: string; passwordStdin?: boolean }) => {
       const password = options.passwordStdin ? await readAll(io.stdin) : undefined;
-      const account = await withServices(io, (s) => s.accounts.createAccount(options.email, password));
+      const account = await withServices(io, (s) => s.accounts.createAccount(options.email, password), { create: true });
       io.stdout.write(`${account.id} ${account.email}\n`);
       if (password === undefined) {
         io.stderr.write(`${account.email} has no dashboard password: set one with \`subpilot accounts set-password --email ${account.email} --password-stdin\`\n`);

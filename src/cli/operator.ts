@@ -8,11 +8,16 @@ import { formatTable, type CliIo } from './io.ts';
 
 /**
  * Opens the database for one operator command and always closes it afterwards. Imported here rather
- * than at the top, so `--help` and `--version` load no database code.
+ * than at the top, so `--help` and `--version` load no database code. Only `accounts create` passes
+ * `create`: every other command works on an existing database and refuses to make an empty one.
  */
-export async function withServices<T>(io: CliIo, work: (services: CliServices) => Promise<T>): Promise<T> {
+export async function withServices<T>(
+  io: CliIo,
+  work: (services: CliServices) => Promise<T>,
+  options: { create: boolean } = { create: false },
+): Promise<T> {
   const { createCliServices } = await import('../app/cli-services.ts');
-  const services = await createCliServices(loadConfig(io.env));
+  const services = await createCliServices(loadConfig(io.env), options);
   try {
     return await work(services);
   } finally {

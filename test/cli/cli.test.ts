@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, subpilotProgram } from '../../src/cli/main.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli, runCliProcess } from '../support/cli.ts';
 import { engines, openTestDatabase, type TestDatabase } from '../support/engines.ts';
-
-const run = promisify(execFile);
 
 describe.each(engines)('the operator CLI on %s', (engine) => {
   let database: TestDatabase;
@@ -23,22 +19,8 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
 
   const subpilot = (args: string[], input?: string) => runCli(database, args, input);
 
-  /** The real binary in a child process: exit codes and standard input as an operator's shell sees them. */
-  async function subpilotProcess(args: string[], input?: string) {
-    const child = run(process.execPath, ['bin/subpilot.mjs', ...args], {
-      env: { ...process.env, ...database.env, LOG_LEVEL: 'silent' },
-    });
-    if (input !== undefined) {
-      child.child.stdin!.end(input);
-    }
-    try {
-      const { stdout, stderr } = await child;
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  /** The real binary: exit codes and standard input as an operator's shell sees them. */
+  const subpilotProcess = (args: string[], input?: string) => runCliProcess(args, database.env, { input });
 
   it('creates an account, grants credits, creates, lists and revokes a key', async () => {
     const account = await subpilotProcess(['accounts', 'create', '--email', email, '--password-stdin'], 'a long password\n');
@@ -142,11 +124,9 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
   });
 
   it('a bad environment value stops start-up with one line naming the variable', async () => {
-    const child = await run(process.execPath, ['bin/subpilot.mjs', 'serve'], {
-      env: { ...process.env, ...database.env, PORT: 'eighty' },
-    }).catch((error) => error as { code: number; stderr: string });
-    expect((child as { code: number }).code).not.toBe(0);
-    expect((child as { stderr: string }).stderr.trim()).toMatch(/^subpilot: PORT must be/);
+    const child = await runCliProcess(['serve'], { ...database.env, PORT: 'eighty' });
+    expect(child.code).not.toBe(0);
+    expect(child.stderr.trim()).toMatch(/^subpilot: PORT must be/);
   });
 });
 
