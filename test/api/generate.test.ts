@@ -3,6 +3,7 @@ import { startTestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import { PRICES, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
+import { eventually } from '../support/receiver.ts';
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
 
@@ -111,6 +112,31 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     const response = await generate(token, body);
     expect(response.status).toBe(422);
     expect((await response.json()).errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('a retry with the Idempotency-Key while the model is asked answers 409 generate.in_progress with the id; after the timeout, the first outcome', async () => {
+    const { token, accountId } = await app.accountWithKey(20);
+    const send = () =>
+      app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'slow one' }, headers: { 'idempotency-key': 'gen-slow' } });
+    app.llm.hangNext();
+    const asked = app.llm.requests.length;
+    const first = send();
+    await eventually(() => app.llm.requests.length > asked);
+    const during = await send();
+    expect(during.status).toBe(409);
+    expect(during.headers.get('idempotent-replayed')).toBe('true');
+    const inProgress = await during.json();
+    expect(inProgress).toMatchObject({ code: 'generate.in_progress' });
+    const timedOut = await first;
+    expect(timedOut.status).toBe(504);
+    const outcome = await timedOut.json();
+    expect(outcome.generation_id).toBe(inProgress.generation_id);
+    const after = await send();
+    expect(after.status).toBe(504);
+    expect((await after.json()).generation_id).toBe(outcome.generation_id);
+    expect(app.llm.requests.length).toBe(asked + 1);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(20);
+    await ledgerMatches(accountId);
   });
 
   it('402 when the balance is below PRICE_GENERATE; the model is not called', async () => {

@@ -225,6 +225,40 @@ describe.each(engines)('the monitors API on %s', (engine) => {
     expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toHaveLength(1);
   });
 
+  it('20 concurrent creates with one Idempotency-Key make one monitor: a twin that lost the race answers 409, and its retry gets the monitor', async () => {
+    const { token } = await app.accountWithKey(0);
+    const send = () => app.api('POST', '/api/v1/monitors', { token, body, headers: { 'idempotency-key': 'create-race' } });
+    const answers = await Promise.all(Array.from({ length: 20 }, send));
+    const created = new Set<string>();
+    for (const answer of answers) {
+      const json = await answer.json();
+      if (answer.status === 409) expect(json.code).toBe('idempotency.in_progress');
+      else created.add(json.id);
+    }
+    const retry = await (await send()).json();
+    created.add(retry.id);
+    expect(created.size).toBe(1);
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data.map((m: { id: string }) => m.id)).toEqual([...created]);
+  });
+
+  it('a create whose answer was never stored (the process died after the commit) is answered from the monitor, not made again', async () => {
+    const { token, accountId } = await app.accountWithKey(0);
+    const send = () => app.api('POST', '/api/v1/monitors', { token, body, headers: { 'idempotency-key': 'create-lost' } });
+    const first = await (await send()).json();
+    // The state a kill -9 between the commit and the answer leaves: the key bound, no answer stored.
+    await app.services.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'bound', response_status: null, response_headers: null, response_body: null })
+      .where('account_id', '=', accountId)
+      .execute();
+    const retry = await send();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('location')).toBe(`/api/v1/monitors/${first.id}`);
+    expect((await retry.json()).id).toBe(first.id);
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toHaveLength(1);
+  });
+
   it('a server without Reddit credentials refuses to create a monitor it could never read, with 503', async () => {
     const bare = await startTestApp(engine, { redditConfigured: false, worker: false });
     try {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import { eventually } from '../support/receiver.ts';
 
 describe.each(engines)('Idempotency-Key on billable POSTs on %s', (engine) => {
   let app: TestApp;
@@ -44,6 +45,31 @@ describe.each(engines)('Idempotency-Key on billable POSTs on %s', (engine) => {
     const replay = await scrape(token, 'order-42', body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.text()).toBe(answers[0]);
+  });
+
+  it('a retry while the first request still waits for its scrape answers 202 with the same id and Location; after it, the 200', async () => {
+    const { token, accountId } = await app.accountWithKey(10);
+    const body = { subreddits: ['r/node'], keywords: ['waiting'] };
+    app.reddit.delayMs = 1500;
+    try {
+      const first = scrape(token, 'wait-1', body);
+      await eventually(async () => (await app.database.db.selectFrom('scrapes').select('id').where('account_id', '=', accountId).execute()).length === 1);
+      const during = await scrape(token, 'wait-1', body);
+      expect(during.status).toBe(202);
+      expect(during.headers.get('idempotent-replayed')).toBe('true');
+      const accepted = await during.json();
+      expect(during.headers.get('location')).toBe(`/api/v1/scrapes/${accepted.id}`);
+      const done = await first;
+      expect(done.status).toBe(200);
+      expect((await done.json()).id).toBe(accepted.id);
+    } finally {
+      app.reddit.delayMs = 0;
+    }
+    const after = await scrape(token, 'wait-1', body);
+    expect(after.status).toBe(200);
+    expect((await after.json()).id).toBeDefined();
+    expect(await app.database.db.selectFrom('scrapes').select('id').where('account_id', '=', accountId).execute()).toHaveLength(1);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(await app.services.credits.spendableBalance(accountId));
   });
 
   it('the same key with a different body is a 422 and charges nothing', async () => {
