@@ -52,6 +52,30 @@ async function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = 'S
   await exited;
 }
 
+/**
+ * The test's own instance on the same database: its clock can be moved past every lease, so `recover`
+ * settles what a dead process left running, as a surviving worker would once the leases end.
+ */
+async function startFaultApp(engine: Engine) {
+  let skewMs = 0;
+  const app = await startPublishingApp(engine, {
+    worker: false,
+    env: { JOB_LEASE_SECONDS: '2' },
+    overrides: () => ({ clock: () => new Date(Date.now() + skewMs) }),
+  });
+  app.reddit.posts.push({ id: 'fault1', subreddit: 'node', title: 'fault tolerance', created_utc: Math.floor(Date.now() / 1000) });
+  const recover = async () => {
+    skewMs = 10 * 60_000;
+    try {
+      await app.services.generate.recoverAbandoned();
+      await app.services.publish.recoverAbandoned();
+    } finally {
+      skewMs = 0;
+    }
+  };
+  return { app, recover };
+}
+
 let serial = 0;
 
 /** Accounts and keyed requests: `count` of each kind, each on an account of its own so its ledger is its alone. */
@@ -77,15 +101,9 @@ async function prepare(app: PublishingApp, kinds: Record<Kind, number>): Promise
 
 describe.each(engines)('retries with an Idempotency-Key after a kill -9 of the server on %s', (engine: Engine) => {
   let app: PublishingApp;
-  let skewMs = 0;
+  let recover: () => Promise<void>;
   beforeAll(async () => {
-    app = await startPublishingApp(engine, {
-      worker: false,
-      env: { JOB_LEASE_SECONDS: '2' },
-      // Recovery acts on leases that end a minute or more from now; the test moves this clock past them.
-      overrides: () => ({ clock: () => new Date(Date.now() + skewMs) }),
-    });
-    app.reddit.posts.push({ id: 'fault1', subreddit: 'node', title: 'fault tolerance', created_utc: Math.floor(Date.now() / 1000) });
+    ({ app, recover } = await startFaultApp(engine));
   }, 60_000);
   afterAll(() => app.close());
 
@@ -118,15 +136,6 @@ describe.each(engines)('retries with an Idempotency-Key after a kill -9 of the s
     try {
       // What a surviving instance does: its worker takes the stalled scrapes, its recovery settles the rest.
       stopWorker = await app.services.startWorker();
-      const recover = async () => {
-        skewMs = 10 * 60_000;
-        try {
-          await app.services.generate.recoverAbandoned();
-          await app.services.publish.recoverAbandoned();
-        } finally {
-          skewMs = 0;
-        }
-      };
       for (const request of requests) {
         const retry = await retryUntilFinal(app.url, request, recover);
         await expectOnceAndFirstOutcome(app.services.db, request, retry, await app.services.credits.spendableBalance(request.accountId));
@@ -146,16 +155,11 @@ const postgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 postgres('retries with an Idempotency-Key after the database connections were terminated mid-request', () => {
   let app: PublishingApp;
-  let skewMs = 0;
+  let recover: () => Promise<void>;
   let service: { url: string; child: ChildProcess } | undefined;
   let applicationName: string;
   beforeAll(async () => {
-    app = await startPublishingApp('postgres', {
-      worker: false,
-      env: { JOB_LEASE_SECONDS: '2' },
-      overrides: () => ({ clock: () => new Date(Date.now() + skewMs) }),
-    });
-    app.reddit.posts.push({ id: 'fault1', subreddit: 'node', title: 'fault tolerance', created_utc: Math.floor(Date.now() / 1000) });
+    ({ app, recover } = await startFaultApp('postgres'));
     const url = new URL(app.database.env.DATABASE_URL!);
     // Only this file's service carries this name, so terminating it never hits suites running in parallel.
     applicationName = `subpilot_faults_${/search_path=(\w+)/.exec(url.searchParams.get('options') ?? '')![1]}`;
@@ -199,15 +203,6 @@ postgres('retries with an Idempotency-Key after the database connections were te
     // The faults showed: some answers were lost or carry an id with "answer_lost" / "outcome_unknown".
     for (const request of requests) await expectFirstAnswerTrue(app.services.db, request);
 
-    const recover = async () => {
-      skewMs = 10 * 60_000;
-      try {
-        await app.services.generate.recoverAbandoned();
-        await app.services.publish.recoverAbandoned();
-      } finally {
-        skewMs = 0;
-      }
-    };
     for (const request of requests) {
       const retry = await retryUntilFinal(service!.url, request, recover);
       await expectOnceAndFirstOutcome(app.services.db, request, retry, await app.services.credits.spendableBalance(request.accountId));
