@@ -19,10 +19,11 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
           'times out (504), or answers without a usable draft (502 generate.empty_draft: content null or empty, no ' +
           'choices, no title for a post, …); every refunded failure carries generation_id. A longer answer is cut at a ' +
           "word to 300 characters of title and 40,000 (or max_length) of body, Reddit's limits in code points. " +
-          'The draft is stored; publish it with POST /publish {generation_id}.',
+          'The draft is stored; publish it with POST /publish {generation_id}. With an Idempotency-Key, a retry never ' +
+          'generates or charges again: it gets the draft, 409 generate.in_progress while the model is still asked, or the failure.',
         tags: ['generate'],
         body: generateBodySchema,
-        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 500, 502, 503, 504) },
+        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 502, 503, 504) },
       },
     },
     async (request) => generate.generate(callerOf(request), request.body, request.idempotency),

@@ -39,7 +39,9 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
         summary: 'Find Reddit posts in subreddits that match keywords (billable)',
         description:
           'Price: PRICE_SCRAPE × distinct subreddits × distinct keywords, charged before Reddit is called. ' +
-          'Pairs of unavailable subreddits are refunded; a Reddit outage refunds everything.',
+          'Pairs of unavailable subreddits are refunded; a Reddit outage refunds everything. 200 only for a completed ' +
+          'scrape; 202 with Location while it runs. With an Idempotency-Key, a retry never scrapes or holds again: it ' +
+          'gets the same scrape as it now stands.',
         tags: ['scrape'],
         body: scrapeBodySchema,
         headers: Type.Object({
