@@ -6,21 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, requireChromium } from '../support/browser.ts';
 import { csrfIn, DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
-import { engines } from '../support/engines.ts';
+import { engines, type Engine } from '../support/engines.ts';
 import { selfSignedCertificate, startTlsFront, type Certificate } from '../support/tls-front.ts';
 
-const hasChromium = requireChromium('log-in CSRF by a planted form cookie');
+const hasChromium = requireChromium('log-in CSRF by a planted form or session cookie');
 const PASSWORD = 'correct horse battery';
 /** In this Chromium every name under it is 127.0.0.1: the dashboard is dash.example.test, the attacker evil.example.test. */
 const PARENT = 'example.test';
 
 /**
- * The attacker's page: it sets `cookies` (their own form cookie, fetched from the dashboard) and
- * posts the log-in form, with the matching token and their credentials, to `action`.
+ * The attacker's page: it sets `cookies` (their own form or session cookie, got from the dashboard)
+ * and, given a `form`, posts it at once: the log-in, with the matching token and their credentials.
  */
-async function startAttacker(options: { certificate?: Certificate; cookies: string[]; action: string; fields: Record<string, string> }) {
-  const inputs = Object.entries(options.fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`);
-  const page = `<!doctype html><form method="post" action="${options.action}">${inputs.join('')}</form><script>document.forms[0].submit()</script>`;
+async function startAttacker(options: { certificate?: Certificate; cookies: string[]; form?: { action: string; fields: Record<string, string> } }) {
+  const { form } = options;
+  const inputs = Object.entries(form?.fields ?? {}).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`);
+  const page = form
+    ? `<!doctype html><form method="post" action="${form.action}">${inputs.join('')}</form><script>document.forms[0].submit()</script>`
+    : '<!doctype html><title>A sibling subdomain</title>';
   const listener: RequestListener = (_request, response) => {
     response.setHeader('set-cookie', options.cookies);
     response.setHeader('content-type', 'text/html');
@@ -56,9 +59,27 @@ async function logInThroughTheForm(page: Page, dashboard: string, email: string)
   await page.waitForURL(`${dashboard}/dashboard/keys`);
 }
 
+/**
+ * The dashboard at https://dash.example.test behind a TLS front, as an https deployment is, and the
+ * certificate an attacker's page on evil.example.test can use too.
+ */
+async function startHttpsDashboard(engine: Engine) {
+  const certificate = selfSignedCertificate(PARENT);
+  let appPort = 0;
+  const front = await startTlsFront(certificate, () => appPort);
+  const url = `https://dash.${PARENT}:${front.port}`;
+  const app = await startTestApp(engine, { worker: false, env: { PUBLIC_URL: url } });
+  appPort = Number(new URL(app.url).port);
+  const close = async () => {
+    await app.close();
+    await front.close();
+  };
+  return { certificate, url, app, close };
+}
+
 const cookieNames = async (context: BrowserContext, url: string) => (await context.cookies(url)).map((cookie) => cookie.name).sort();
 
-describe.skipIf(!hasChromium).each(engines)('log-in CSRF by a planted form cookie in Chromium on %s', (engine) => {
+describe.skipIf(!hasChromium).each(engines)('log-in CSRF by a planted form or session cookie in Chromium on %s', (engine) => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchChromium([`--host-resolver-rules=MAP *.${PARENT} 127.0.0.1`]);
@@ -68,7 +89,7 @@ describe.skipIf(!hasChromium).each(engines)('log-in CSRF by a planted form cooki
   it("over http on 127.0.0.1, another local app's planted form cookie and token (cookies ignore ports) do not log the visitor in", async () => {
     const app = await startTestApp(engine, { worker: false });
     const { value, fields } = await attackerPair(app);
-    const attacker = await startAttacker({ cookies: [`subpilot_form=${value}; Path=/`], action: `${app.url}/dashboard/login`, fields });
+    const attacker = await startAttacker({ cookies: [`subpilot_form=${value}; Path=/`], form: { action: `${app.url}/dashboard/login`, fields } });
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
@@ -87,16 +108,11 @@ describe.skipIf(!hasChromium).each(engines)('log-in CSRF by a planted form cooki
   });
 
   it("over https, a sibling subdomain's form cookie for the parent domain and its token do not log the visitor in; the dashboard's own forms still sign up and log in", async () => {
-    const certificate = selfSignedCertificate(PARENT);
-    let appPort = 0;
-    const front = await startTlsFront(certificate, () => appPort);
-    const dashboard = `https://dash.${PARENT}:${front.port}`;
-    const app = await startTestApp(engine, { worker: false, env: { PUBLIC_URL: dashboard } });
-    appPort = Number(new URL(app.url).port);
+    const { certificate, url: dashboard, app, close } = await startHttpsDashboard(engine);
     const { value, fields } = await attackerPair(app);
     // Both names, for the whole parent domain: the browser drops the __Host- one, as it must.
     const planted = [`subpilot_form=${value}`, `__Host-subpilot_form=${value}`].map((pair) => `${pair}; Domain=${PARENT}; Path=/; Secure`);
-    const attacker = await startAttacker({ certificate, cookies: planted, action: `${dashboard}/dashboard/login`, fields });
+    const attacker = await startAttacker({ certificate, cookies: planted, form: { action: `${dashboard}/dashboard/login`, fields } });
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     try {
       const page = await context.newPage();
@@ -112,12 +128,45 @@ describe.skipIf(!hasChromium).each(engines)('log-in CSRF by a planted form cooki
       expect(await cookieNames(context, dashboard)).toEqual(['__Host-subpilot_form', 'subpilot_form']);
       await logInThroughTheForm(page, dashboard, visitor);
       expect(await page.content()).toContain(visitor);
-      expect(await cookieNames(context, dashboard)).toEqual(['subpilot_form', 'subpilot_session']);
+      expect(await cookieNames(context, dashboard)).toEqual(['__Host-subpilot_session', 'subpilot_form']);
     } finally {
       await context.close();
       await attacker.close();
-      await app.close();
-      await front.close();
+      await close();
+    }
+  });
+
+  it("over https, a sibling subdomain's session cookie for the parent domain, holding the attacker's valid session, does not sign the visitor in; the dashboard's own log-in and log-out still work", async () => {
+    const { certificate, url: dashboard, app, close } = await startHttpsDashboard(engine);
+    const attackerEmail = uniqueEmail('attacker');
+    await app.services.accounts.createAccount(attackerEmail, PASSWORD);
+    const { id } = await app.services.sessions.logIn({ email: attackerEmail, password: PASSWORD, ip: '127.0.0.1' });
+    // Both names again: the browser drops the __Host- one and keeps the other for every subdomain.
+    const planted = [`subpilot_session=${id}`, `__Host-subpilot_session=${id}`].map((pair) => `${pair}; Domain=${PARENT}; Path=/; Secure`);
+    const attacker = await startAttacker({ certificate, cookies: planted });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`https://evil.${PARENT}:${attacker.port}/`);
+      expect(await cookieNames(context, dashboard)).toEqual(['subpilot_session']);
+      await page.goto(`${dashboard}/dashboard/keys`);
+      expect(page.url()).toBe(`${dashboard}/dashboard/login`);
+      expect(await page.content()).not.toContain(attackerEmail);
+
+      const visitor = uniqueEmail('visitor');
+      await app.services.accounts.createAccount(visitor, PASSWORD);
+      await logInThroughTheForm(page, dashboard, visitor);
+      expect(await page.content()).toContain(visitor);
+      expect(await page.content()).not.toContain(attackerEmail);
+      expect(await cookieNames(context, dashboard)).toEqual(['__Host-subpilot_session', 'subpilot_session']);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${dashboard}/dashboard/login`);
+      await page.goto(`${dashboard}/dashboard/keys`);
+      expect(page.url()).toBe(`${dashboard}/dashboard/login`);
+    } finally {
+      await context.close();
+      await attacker.close();
+      await close();
     }
   });
 });

@@ -4,7 +4,7 @@ import { csrfIn, DashboardClient, uniqueEmail } from '../support/dashboard-clien
 import { engines } from '../support/engines.ts';
 
 const PASSWORD = 'correct horse battery';
-const sessionCookieOf = (setCookies: string[]) => setCookies.find((c) => c.startsWith('subpilot_session='));
+const sessionCookieOf = (setCookies: string[], name = 'subpilot_session') => setCookies.find((c) => c.startsWith(`${name}=`));
 
 describe.each(engines)('dashboard sessions and log-in on %s', (engine) => {
   let app: TestApp;
@@ -123,14 +123,48 @@ describe.each(engines)('dashboard configuration on %s', (engine) => {
     }
   });
 
-  it('with an https PUBLIC_URL the session cookie is Secure', async () => {
+  it('with an https PUBLIC_URL the session cookie is __Host-subpilot_session: Secure, HttpOnly, SameSite=Lax, Path=/ and no Domain, and log-out clears it under that name', async () => {
     const app = await startTestApp(engine, { env: { PUBLIC_URL: 'https://dash.example.com' } });
     try {
-      const response = await new DashboardClient(app.url).signUp(uniqueEmail());
-      const cookie = sessionCookieOf(response.setCookies)!;
+      const browser = new DashboardClient(app.url);
+      const response = await browser.signUp(uniqueEmail());
+      const cookie = sessionCookieOf(response.setCookies, '__Host-subpilot_session')!;
+      expect(cookie).toMatch(/^__Host-subpilot_session=[A-Za-z0-9_-]{43};/);
       expect(cookie).toContain('Secure');
       expect(cookie).toContain('HttpOnly');
       expect(cookie).toContain('SameSite=Lax');
+      expect(cookie).toContain('Path=/;');
+      expect(cookie).not.toMatch(/domain=/i);
+      expect(sessionCookieOf(response.setCookies)).toBeUndefined();
+      expect((await browser.get('/dashboard/keys')).status).toBe(200);
+      const out = await browser.submit('/dashboard/keys', '/dashboard/logout', {});
+      expect(sessionCookieOf(out.setCookies, '__Host-subpilot_session')).toMatch(/^__Host-subpilot_session=;/);
+      expect((await browser.get('/dashboard/keys')).location).toBe('/dashboard/login');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("with an https PUBLIC_URL a subpilot_session cookie planted for the parent domain with the attacker's valid session id signs no one in: the dashboard treats the visitor as signed out", async () => {
+    const app = await startTestApp(engine, { env: { PUBLIC_URL: 'https://dash.example.com' } });
+    try {
+      const attacker = uniqueEmail('attacker');
+      await app.services.accounts.createAccount(attacker, PASSWORD);
+      // What evil.example.com can do: log in to its own account and set subpilot_session to that id for example.com.
+      const { id } = await app.services.sessions.logIn({ email: attacker, password: PASSWORD, ip: '127.0.0.1' });
+      const victim = new DashboardClient(app.url);
+      victim.cookies.set('subpilot_session', id);
+      expect((await victim.get('/dashboard/keys')).location).toBe('/dashboard/login');
+      const login = await victim.get('/dashboard/login');
+      expect(login.status).toBe(200);
+      expect(login.body).not.toContain(attacker);
+
+      const visitor = uniqueEmail('visitor');
+      await app.services.accounts.createAccount(visitor, PASSWORD);
+      expect((await victim.logIn(visitor, PASSWORD)).location).toBe('/dashboard/keys');
+      const keys = await victim.get('/dashboard/keys');
+      expect(keys.body).toContain(visitor);
+      expect(keys.body).not.toContain(attacker);
     } finally {
       await app.close();
     }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
-import { checkFormCsrf, formToken, setSessionCookie, SESSION_COOKIE, type CookiePolicy } from './dashboard.session.ts';
+import { checkFormCsrf, formToken, sessionIdOf, setSessionCookie, type CookiePolicy } from './dashboard.session.ts';
 import { loginPage, signupPage } from './views/auth.ts';
 
 const credentialsBody = Type.Object({
@@ -48,7 +48,7 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{
   app.post('/login', { schema: { body: credentialsBody } }, async (request, reply) => {
     const { email, password } = request.body;
     try {
-      const started = await sessions.logIn({ email, password, ip: request.ip, previousId: request.cookies[SESSION_COOKIE] });
+      const started = await sessions.logIn({ email, password, ip: request.ip, previousId: sessionIdOf(request, policy) });
       setSessionCookie(reply, started, policy);
       return reply.redirect('/dashboard/keys', 303);
     } catch (error) {

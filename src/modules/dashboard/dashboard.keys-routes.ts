@@ -7,7 +7,7 @@ import { isScope, SCOPES } from '../keys/keys.scopes.ts';
 import { ROLL_OVERLAPS, type KeyControls, type KeysUsecases } from '../keys/keys.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
-import { clearSessionCookie, SESSION_COOKIE, sessionOf, viewerOf, type CookiePolicy } from './dashboard.session.ts';
+import { clearSessionCookie, sessionIdOf, sessionOf, viewerOf, type CookiePolicy } from './dashboard.session.ts';
 import { keyPage } from './views/key.ts';
 import { keysPage, revokeConfirmPage, type KeyForm, type KeysPage } from './views/keys.ts';
 
@@ -108,7 +108,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
   });
 
   app.post('/logout', { schema: { body: csrfOnly } }, async (request, reply) => {
-    await sessions.logOut(request.cookies[SESSION_COOKIE]);
+    await sessions.logOut(sessionIdOf(request, policy));
     clearSessionCookie(reply, policy);
     return reply.redirect('/dashboard/login', 303);
   });

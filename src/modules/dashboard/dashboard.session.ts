@@ -15,7 +15,6 @@ declare module 'fastify' {
 /** The account's spendable balance and threshold while the first is below the second, else null. */
 export type LowBalanceOf = (accountId: string) => Promise<Viewer['lowBalance']>;
 
-export const SESSION_COOKIE = 'subpilot_session';
 const FORM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface CookiePolicy {
@@ -26,11 +25,22 @@ const baseCookie = (policy: CookiePolicy) =>
   ({ httpOnly: true, sameSite: 'lax', path: '/', secure: policy.secure }) as const;
 
 /**
- * The double-submit cookie of the sign-up and log-in forms, which are posted before a session exists.
- * Over https it is `__Host-`: browsers keep such a cookie only host-only, Secure and Path=/, so a
- * sibling subdomain cannot plant one for the parent domain (plain http has no such guarantee).
+ * Over https our cookies are `__Host-`: browsers keep such a cookie only host-only, Secure and Path=/,
+ * so a sibling subdomain cannot plant one for the parent domain (plain http has no such guarantee).
  */
-const formCookie = (policy: CookiePolicy) => (policy.secure ? '__Host-subpilot_form' : 'subpilot_form');
+const cookieName = (policy: CookiePolicy, name: string) => (policy.secure ? `__Host-${name}` : name);
+
+/** The double-submit cookie of the sign-up and log-in forms, which are posted before a session exists. */
+const formCookie = (policy: CookiePolicy) => cookieName(policy, 'subpilot_form');
+
+/**
+ * A session cookie a sibling subdomain plants with the attacker's own session would sign the visitor
+ * in as the attacker without any form; over https only the `__Host-` name is read, set and cleared.
+ */
+const sessionCookie = (policy: CookiePolicy) => cookieName(policy, 'subpilot_session');
+
+/** The session id the browser sent, if any. */
+export const sessionIdOf = (request: FastifyRequest, policy: CookiePolicy) => request.cookies[sessionCookie(policy)];
 
 /**
  * A form posted by another page, a sibling subdomain included: browsers say so in Sec-Fetch-Site,
@@ -48,9 +58,9 @@ const csrfOf = (request: FastifyRequest) => (request.body as { csrf?: unknown } 
 /** onRequest for every dashboard route: who is signed in, if anyone. A dead cookie is cleared. */
 export const loadSession = (sessions: SessionsUsecases, policy: CookiePolicy, lowBalanceOf: LowBalanceOf) =>
   async function (request: FastifyRequest, reply: FastifyReply) {
-    const raw = request.cookies[SESSION_COOKIE];
+    const raw = sessionIdOf(request, policy);
     request.dashboardSession = await sessions.resolve(raw);
-    if (raw !== undefined && !request.dashboardSession) reply.clearCookie(SESSION_COOKIE, baseCookie(policy));
+    if (raw !== undefined && !request.dashboardSession) reply.clearCookie(sessionCookie(policy), baseCookie(policy));
     if (request.dashboardSession) request.dashboardLowBalance = await lowBalanceOf(request.dashboardSession.accountId);
   };
 
@@ -91,11 +101,11 @@ export function formToken(request: FastifyRequest, reply: FastifyReply, sessions
 
 export function setSessionCookie(reply: FastifyReply, started: StartedSession, policy: CookiePolicy) {
   reply.clearCookie(formCookie(policy), baseCookie(policy));
-  reply.setCookie(SESSION_COOKIE, started.id, { ...baseCookie(policy), maxAge: started.maxAgeSeconds });
+  reply.setCookie(sessionCookie(policy), started.id, { ...baseCookie(policy), maxAge: started.maxAgeSeconds });
 }
 
 export const clearSessionCookie = (reply: FastifyReply, policy: CookiePolicy) =>
-  reply.clearCookie(SESSION_COOKIE, baseCookie(policy));
+  reply.clearCookie(sessionCookie(policy), baseCookie(policy));
 
 export function sessionOf(request: FastifyRequest): Session {
   if (!request.dashboardSession) throw new Error('route registered without requireSession');
