@@ -210,5 +210,5 @@ postgres('retries with an Idempotency-Key after the database connections were te
     console.log("FIRSTS", JSON.stringify(requests.map((r) => [r.kind, r.first?.status, r.first?.body.code])));
     const faults = requests.filter((r) => r.first === null || r.first.status >= 500 || idOf(r.kind, r.first) === undefined);
     expect(faults.length).toBeGreaterThan(0);
-  }, 120_000);
+  }, 240_000);
 });

@@ -54,9 +54,12 @@ const pending = (answer: Answer | null) =>
   answer.status === 409 ||
   ['unavailable', 'answer_lost', 'outcome_unknown', 'internal'].includes(answer.body.code as string);
 
-/** Retries with the request's key until the answer is final; `between` moves the world on (recovery, a worker). */
-export async function retryUntilFinal(baseUrl: string, request: KeyedRequest, between: () => Promise<void>, attempts = 150): Promise<Answer> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
+/**
+ * Retries with the request's key until the answer is final; `between` moves the world on (recovery).
+ * A scrape whose job was lost waits for the worker's next pass over stalled scrapes (every 30 s), hence a minute.
+ */
+export async function retryUntilFinal(baseUrl: string, request: KeyedRequest, between: () => Promise<void>, timeoutMs = 60_000): Promise<Answer> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
     const answer = await send(baseUrl, request);
     if (!pending(answer)) return answer!;
     await between();
