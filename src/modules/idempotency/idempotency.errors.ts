@@ -17,7 +17,10 @@ export const idempotencyErrors = {
     new AppError({
       code: 'idempotency.in_progress',
       status: 409,
-      message: 'A request with this Idempotency-Key is still being processed; retry in a moment to get its result.',
+      // Said to the twin that lost the race to commit: its own transaction rolled back, so it did nothing.
+      message:
+        'Another request with this Idempotency-Key was being processed at the same moment and went first; this one did ' +
+        'nothing. Retry with the key in a moment to get that request\'s result.',
       headers: { 'retry-after': '1' },
     }),
 };
