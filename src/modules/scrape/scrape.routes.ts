@@ -31,8 +31,10 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
       config: {
         scope: 'scrape',
         idempotent: {
-          replay: async (request, reply, id) =>
-            answer(reply, respondsAsync(request), await scrape.outcome(callerOf(request).accountId, id, { respondAsync: respondsAsync(request) })),
+          replay: async (request, reply, id) => {
+            const respondAsync = respondsAsync(request);
+            return answer(reply, respondAsync, await scrape.outcome(callerOf(request).accountId, id, { respondAsync }));
+          },
         },
       },
       schema: {
