@@ -14,6 +14,7 @@ import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
 import { createMatchDelivery } from '../modules/monitors/monitors.delivery.ts';
 import { createMonitorPoller } from '../modules/monitors/monitors.poller.ts';
+import { requestsPerCycle } from '../modules/monitors/monitors.schedule.ts';
 import { createMonitorsUsecases } from '../modules/monitors/monitors.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
@@ -118,6 +119,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     delivery: createMatchDelivery({ db, clock, random, pricePerMatch: config.monitors.pricePerMatch, webhooks }),
     clock,
     config: config.monitors,
+    requestsPerCycle: requestsPerCycle(config.redditRequestsPerMinute, config.monitors.intervalSeconds),
     holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
     log,
   });

@@ -3,11 +3,16 @@
  * the shared id sequence behind `addPost`/`addComment`, and the per-minute rate window on `fake.clock`
  * (kept apart to keep fake-reddit.ts short; see the endpoint list there).
  *
- * - Listings are ordered by id, newest first (Reddit's ids are base-36 and grow over time), `limit` ≤ 100
- *   (default 25), `after`/`before` are fullnames (t3_…/t1_…) read by their id, so an item that is gone
- *   still pages correctly. Like Reddit, only the newest 1,000 items of a listing can be reached at all.
- *   The answer's `after` names the last child when older reachable items remain, `before` the first
- *   child when newer ones exist; otherwise null.
+ * - Listings are ordered by position, newest first: the order the items were listed in (`fake.posts` and
+ *   `fake.comments` are in that order, the last one on top), not by id. Recorded answers of
+ *   `/r/<sub>/comments` (asyncpraw's cassettes TestSubredditStreams.test_comments__with_pause and
+ *   …__with_continue_after_id) show a comment with a lower id listed above one with a higher id, within
+ *   the same second: `addComment({ …, listedLate: true })` and `addPost({ …, listedLate: true })` do that
+ *   (an id below the newest one's, listed on top). `limit` ≤ 100 (default 25); `after`/`before` are
+ *   fullnames (t3_…/t1_…) read by position, and by id when the item is gone, so a deleted item still
+ *   pages. Like Reddit, only the newest 1,000 items of a listing can be reached at all. The answer's
+ *   `after` names the last child when older reachable items remain, `before` the first child when newer
+ *   ones exist; otherwise null.
  * - Every item is listed, NSFW or not (a subreddit's own listing does not hide them; `over_18` says so).
  */
 import type { FakePost } from './fake-reddit.ts';
@@ -40,6 +45,8 @@ export interface NewPost {
   over_18?: boolean;
   author?: string;
   score?: number;
+  /** Listed above the newest item with a lower id than it, as Reddit sometimes lists (see the top of this file). */
+  listedLate?: boolean;
 }
 
 export interface NewComment {
@@ -53,6 +60,8 @@ export interface NewComment {
   author?: string;
   over_18?: boolean;
   score?: number;
+  /** Listed above the newest item with a lower id than it, as Reddit sometimes lists (see the top of this file). */
+  listedLate?: boolean;
 }
 
 /** How deep Reddit lets a listing be paged: about 1,000 items, then `after` comes back null. */
@@ -66,20 +75,36 @@ export const compareIds = (a: string, b: string): number => a.length - b.length 
 
 const idOf = (fullname: string | null): string | null => (fullname ? fullname.replace(/^t[0-9]_/, '') : null);
 
-/** `addPost` and `addComment` over the fake's arrays: one increasing id sequence for both, as Reddit has. */
+/**
+ * `addPost` and `addComment` over the fake's arrays: one increasing id sequence for both, as Reddit has.
+ * It steps by 2, so an item listed late can take a free odd id below the newest one.
+ */
 export function createStreamWriters(fake: { posts: FakePost[]; comments: FakeComment[]; clock: () => number }) {
   let next = FIRST_ID;
-  const nextId = () => (next++).toString(36);
+  let newest = FIRST_ID; // the newest id listed (a comment's made-up post id is not)
+  const late = new Set<number>();
+  const nextId = (listed: boolean, listedLate = false) => {
+    if (!listedLate) {
+      if (listed) newest = next;
+      return ((next += 2) - 2).toString(36);
+    }
+    let id = newest - 1;
+    while (late.has(id)) id -= 2;
+    late.add(id);
+    return id.toString(36);
+  };
   const nowSeconds = () => Math.floor(fake.clock() / 1000);
   return {
     addPost(input: NewPost): FakePost {
-      const post: FakePost = { ...input, id: nextId(), created_utc: input.created_utc ?? nowSeconds() };
+      const { listedLate, ...fields } = input;
+      const post: FakePost = { ...fields, id: nextId(true, listedLate), created_utc: input.created_utc ?? nowSeconds() };
       fake.posts.push(post);
       return post;
     },
     addComment(input: NewComment): FakeComment {
+      const id = nextId(true, input.listedLate);
       const post = input.link_id ? fake.posts.find((p) => p.id === input.link_id) : newestPostOf(fake.posts, input.subreddit);
-      const linkId = input.link_id ?? post?.id ?? nextId();
+      const linkId = input.link_id ?? post?.id ?? nextId(false);
       const comment: FakeComment = {
         subreddit: input.subreddit,
         body: input.body,
@@ -88,7 +113,7 @@ export function createStreamWriters(fake: { posts: FakePost[]; comments: FakeCom
         author: input.author,
         over_18: input.over_18 ?? post?.over_18 ?? false,
         score: input.score,
-        id: nextId(),
+        id,
         created_utc: input.created_utc ?? nowSeconds(),
       };
       fake.comments.push(comment);
@@ -126,9 +151,9 @@ export function commentThing(c: FakeComment): Json {
 }
 
 /**
- * One page of a newest-first listing of `items` (posts or comments, in any order) restricted to the
- * lower-case `names`. Arrays that only ever grow in id order (what addPost/addComment produce) are read
- * from their end, so a page costs the items above it, not the whole history.
+ * One page of a newest-first listing of `items` (posts or comments, in listing order: the last one on
+ * top) restricted to the lower-case `names`. Read from the end, so a page costs the items above it,
+ * not the whole history.
  */
 export function streamListing<T extends { id: string; subreddit: string }>(
   items: T[],
@@ -139,29 +164,19 @@ export function streamListing<T extends { id: string; subreddit: string }>(
   const limit = Math.min(100, Math.max(1, Number(params.get('limit')) || 25));
   const after = idOf(params.get('after'));
   const before = after ? null : idOf(params.get('before'));
-  const newer: T[] = []; // with `before`: the reachable items newer than it, newest first
-  const page: T[] = [];
-  let olderExists = false;
-  let newerExists = false;
-  let reachable = 0;
-  for (const item of newestFirst(items)) {
-    if (!names.has(item.subreddit.toLowerCase())) continue;
-    if (++reachable > LISTING_DEPTH) break;
-    if (before) {
-      olderExists = compareIds(item.id, before) <= 0;
-      if (olderExists) break;
-      newer.push(item);
-    } else if (after && compareIds(item.id, after) >= 0) {
-      newerExists = true;
-    } else if (page.length === limit) {
-      olderExists = true;
-      break;
-    } else {
-      page.push(item);
-    }
+  const cursor = after ?? before;
+  const list = [...reachable(items, names)];
+  // Where the cursor sits: by position while it is listed; an item that is gone is placed by its id.
+  let at = list.length;
+  if (cursor !== null) {
+    const listed = list.findIndex((item) => item.id === cursor);
+    const lower = list.findIndex((item) => compareIds(item.id, cursor) < 0);
+    at = listed >= 0 ? listed : lower >= 0 ? lower : list.length;
   }
-  const children = before ? newer.slice(-limit) : page;
-  if (before) newerExists = newer.length > limit;
+  const start = after !== null ? (list[at]?.id === after ? at + 1 : at) : 0;
+  const children = before !== null ? list.slice(0, at).slice(-limit) : list.slice(start, start + limit);
+  const olderExists = before !== null ? at < list.length : start + limit < list.length;
+  const newerExists = before !== null ? at > limit : start > 0;
   const toThing = (item: T) => (kind === 't3' ? postThing(item as unknown as FakePost) : commentThing(item as unknown as FakeComment));
   return {
     kind: 'Listing',
@@ -176,19 +191,15 @@ export function streamListing<T extends { id: string; subreddit: string }>(
   };
 }
 
-const sortedLength = new WeakMap<object, number>();
-
-/** The items newest first: walked backwards when the array is in id order (checked incrementally), else sorted. */
-function* newestFirst<T extends { id: string }>(items: T[]): Generator<T> {
-  let checked = sortedLength.get(items) ?? 0;
-  if (checked > items.length) checked = 0;
-  while (checked < items.length && (checked === 0 || compareIds(items[checked - 1]!.id, items[checked]!.id) < 0)) checked++;
-  sortedLength.set(items, checked);
-  if (checked === items.length) {
-    for (let i = items.length - 1; i >= 0; i--) yield items[i]!;
-    return;
+/** The items of `names` a listing can reach: the newest 1,000 by position. */
+function* reachable<T extends { id: string; subreddit: string }>(items: T[], names: Set<string>): Generator<T> {
+  let count = 0;
+  for (let i = items.length - 1; i >= 0 && count < LISTING_DEPTH; i--) {
+    const item = items[i]!;
+    if (!names.has(item.subreddit.toLowerCase())) continue;
+    count++;
+    yield item;
   }
-  yield* [...items].sort((a, b) => compareIds(b.id, a.id));
 }
 
 /**

@@ -1,3 +1,5 @@
+import pino from 'pino';
+import type { Overrides } from '../../src/app/container.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import type { Engine } from './engines.ts';
 
@@ -19,9 +21,9 @@ export function pinnedClock(start = '2026-11-23T12:00:00.000Z') {
 export type PinnedClock = ReturnType<typeof pinnedClock>;
 
 /** The service with a pinned clock and no background worker: tests run the poller's cycles themselves. */
-export async function startMonitorsApp(engine: Engine, options: { env?: Record<string, string>; worker?: boolean } = {}) {
+export async function startMonitorsApp(engine: Engine, options: { env?: Record<string, string>; worker?: boolean; overrides?: Overrides } = {}) {
   const clock = pinnedClock();
-  const app = await startTestApp(engine, { env: options.env, worker: options.worker ?? false, overrides: { clock: clock.now } });
+  const app = await startTestApp(engine, { env: options.env, worker: options.worker ?? false, overrides: { ...options.overrides, clock: clock.now } });
   app.reddit.clock = () => clock.now().getTime();
   return { app, clock };
 }
@@ -39,3 +41,10 @@ export const listingRequests = (app: TestApp) => app.reddit.requests.filter((r) 
 
 export const storedMatches = (app: TestApp, monitorId: string) =>
   app.database.db.selectFrom('monitor_matches').selectAll().where('monitor_id', '=', monitorId).orderBy('seq').execute();
+
+/** A logger whose lines (parsed JSON) a test can read. */
+export function capturedLog() {
+  const lines: { level: number; msg: string; [key: string]: unknown }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, lines, warnings: () => lines.filter((line) => line.level === 40) };
+}

@@ -4,7 +4,7 @@
  */
 import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
 import type { KeywordIndex } from './monitors.matcher.ts';
-import { compareIds, type GroupRead, type Mark } from './monitors.reading.ts';
+import type { GroupRead, Mark } from './monitors.reading.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /** One thing a monitor's keywords were found in, with the keywords found. */
@@ -27,15 +27,6 @@ export interface GapRow {
 /** A monitor's subreddits as the poller reads them: lower-case, without "r/". */
 export const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
 const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
-
-/** Lower-case names (no "r/") to read per source: the union over the monitors that want that source. */
-export function watchedNames(monitors: MonitorRow[]): Record<MonitorSource, Set<string>> {
-  const watched = { posts: new Set<string>(), comments: new Set<string>() };
-  for (const monitor of monitors) {
-    for (const source of sourcesOf(monitor)) for (const name of subredditsOf(monitor)) watched[source].add(name);
-  }
-  return watched;
-}
 
 /**
  * What is matched in a thing: a post's title and text, a comment's own text (not its post's title).
@@ -82,8 +73,8 @@ export function gapsOf(reads: ReadGroup[], monitors: MonitorRow[]): GapRow[] {
     const missedFrom = new Map<string, string>();
     for (const name of read.names) {
       const mark = read.marks.get(name);
-      if (mark && compareIds(mark.id, oldest.id) < 0) missedFrom.set(name, mark.at);
-      else if (!mark && read.since !== null && oldest.at >= read.since) missedFrom.set(name, read.since);
+      if (mark && mark.at < oldest) missedFrom.set(name, mark.at);
+      else if (!mark && read.since !== null && oldest > read.since) missedFrom.set(name, read.since);
     }
     if (missedFrom.size === 0) continue;
     for (const monitor of monitors) {
@@ -91,7 +82,7 @@ export function gapsOf(reads: ReadGroup[], monitors: MonitorRow[]): GapRow[] {
       const mine = (JSON.parse(monitor.subreddits) as string[]).filter((s) => missedFrom.has(s.slice(2).toLowerCase()));
       if (mine.length === 0) continue;
       const from = mine.map((s) => missedFrom.get(s.slice(2).toLowerCase())!).sort()[0]!;
-      gaps.push({ monitorId: monitor.id, source: read.source, subreddits: mine, from, to: oldest.at });
+      gaps.push({ monitorId: monitor.id, source: read.source, subreddits: mine, from, to: oldest });
     }
   }
   return gaps;

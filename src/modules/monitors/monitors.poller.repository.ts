@@ -5,7 +5,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../../shared/db/database.ts';
-import { compareIds, type Mark } from './monitors.reading.ts';
+import { nextMark, type GroupRead, type Mark } from './monitors.reading.ts';
+import type { LastReads } from './monitors.schedule.ts';
 import type { MonitorSource, PausedReason } from './monitors.tables.ts';
 
 const LEASE = 'monitors';
@@ -60,20 +61,30 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
     if (names.length === 0) return new Map();
     const rows = await db
       .selectFrom('monitor_cursors')
-      .select(['subreddit', 'mark', 'mark_at'])
+      .select(['subreddit', 'mark_at', 'seen'])
       .where('source', '=', source)
       .where('subreddit', 'in', names)
       .execute();
-    return new Map(rows.flatMap((row) => (row.mark && row.mark_at ? [[row.subreddit, { id: row.mark, at: row.mark_at }]] : [])));
+    return new Map(
+      rows.flatMap((row) => (row.mark_at ? [[row.subreddit, { at: row.mark_at, seen: JSON.parse(row.seen ?? '{}') as Mark['seen'] }]] : [])),
+    );
   },
 
-  /** After a good read: every name of the group has been read up to `top` (a mark never goes back). */
-  async advance(names: string[], source: MonitorSource, top: Mark | null, now: string): Promise<void> {
+  /** When each subreddit was last read well, per source: the least recently read are read first when the budget is short. */
+  async lastReads(): Promise<LastReads> {
+    const rows = await db.selectFrom('monitor_cursors').select(['subreddit', 'source', 'read_at']).where('read_at', 'is not', null).execute();
+    const last: LastReads = { posts: new Map(), comments: new Map() };
+    for (const row of rows) last[row.source].set(row.subreddit, row.read_at!);
+    return last;
+  },
+
+  /** After a good read: every name of the group has been read up to the read's newest time (a mark never goes back). */
+  async advance(names: string[], source: MonitorSource, read: Pick<GroupRead, 'top' | 'read'>, now: string): Promise<void> {
     const current = await createPollerRepository(db).marks(names, source);
     for (const subreddit of names) {
-      const old = current.get(subreddit);
-      const mark = top && (!old || compareIds(top.id, old.id) > 0) ? top : (old ?? null);
-      const values = { mark: mark?.id ?? null, mark_at: mark?.at ?? null, read_at: now, error: null, error_at: null };
+      const mark = nextMark(current.get(subreddit), subreddit, read);
+      const newest = mark && Object.entries(mark.seen).reduce<string | null>((best, [id, at]) => (at === mark.at ? id : best), null);
+      const values = { mark: newest ?? null, mark_at: mark?.at ?? null, seen: mark ? JSON.stringify(mark.seen) : null, read_at: now, error: null, error_at: null };
       await db
         .insertInto('monitor_cursors')
         .values({ subreddit, source, ...values })
@@ -87,7 +98,7 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
     for (const subreddit of names) {
       await db
         .insertInto('monitor_cursors')
-        .values({ subreddit, source, mark: null, mark_at: null, read_at: null, error, error_at: now })
+        .values({ subreddit, source, mark: null, mark_at: null, seen: null, read_at: null, error, error_at: now })
         .onConflict((oc) => oc.columns(['subreddit', 'source']).doUpdateSet({ error, error_at: now }))
         .execute();
     }

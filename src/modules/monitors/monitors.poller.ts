@@ -12,14 +12,14 @@ import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
-import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
 import { stateOf } from './monitors.health.ts';
 import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
-import { collectMatches, gapsOf, sinceOf, subredditsOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
+import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
+import { planReads } from './monitors.schedule.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 export interface CycleReport {
@@ -28,6 +28,10 @@ export interface CycleReport {
   requests: number;
   /** New things read. */
   items: number;
+  /** Things left out as impossible (another subreddit's, the wrong kind, dated in the future): logged. */
+  ignored: number;
+  /** Groups of subreddits left for the next cycle because this one's share of the budget was spent. */
+  deferred: number;
   stored: number;
   gaps: number;
   errors: number;
@@ -35,7 +39,6 @@ export interface CycleReport {
 
 /** How stale a watched subreddit's state (private, banned, …) may get: one look-up per 100 names this often. */
 export const STATE_MAX_AGE_MS = 10 * 60 * 1000;
-const SOURCES: MonitorSource[] = ['posts', 'comments'];
 
 /** What Reddit's failure is called in a monitor's health; null: not Reddit's failure. */
 function errorCode(error: unknown): 'rate_limited' | 'blocked' | 'unavailable' | null {
@@ -51,6 +54,8 @@ export function createMonitorPoller(deps: {
   delivery: MatchDelivery;
   clock: () => Date;
   config: MonitorsConfig;
+  /** Listing requests one cycle may make (see requestsPerCycle in monitors.schedule.ts). */
+  requestsPerCycle: number;
   /** Who holds the lease: unique per process. */
   holder: string;
   log: Pick<Logger, 'warn'>;
@@ -99,32 +104,47 @@ export function createMonitorPoller(deps: {
     }
   }
 
-  async function readAll(monitors: MonitorRow[], report: CycleReport, at: string) {
-    const watched = watchedNames(monitors);
-    const states = await statesOf([...new Set([...watched.posts, ...watched.comments])], monitors);
+  /**
+   * Reads the planned groups in order (every account's first round before anyone's second) until this
+   * cycle's share of the budget is spent; the rest is read first next cycle, from its marks.
+   */
+  async function readAll(monitors: MonitorRow[], report: CycleReport, now: Date) {
+    const at = now.toISOString();
+    const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry.state]));
+    const plan = planReads(monitors, (name) => (known.get(name) ?? 'ok') === 'ok', await repo.lastReads());
+    let budget = deps.requestsPerCycle;
+    const soon = plan.slice(0, budget);
+    const states = await statesOf([...new Set(soon.flatMap((group) => group.names))], monitors);
     const reads: ReadGroup[] = [];
-    for (const source of SOURCES) {
-      const names = [...watched[source]].filter((name) => (states.get(name) ?? 'ok') === 'ok').sort();
-      for (const names100 of chunk(names, MAX_SUBREDDITS_PER_LISTING)) {
-        const marks = await repo.marks(names100, source);
-        const since = sinceOf(names100.filter((name) => !marks.has(name)), source, monitors);
-        try {
-          const read = await readGroup(reddit!, { names: names100, source, marks, since }, config.maxPagesPerCycle);
-          report.requests += read.requests;
-          if (read.refused) {
-            // One name left in the group and Reddit refuses it: the directory learns, the monitors hear.
-            await deps.subreddits.record(names100[0]!, read.refused);
-            await unavailable(names100[0]!, read.refused, monitors);
-          } else reads.push({ ...read, names: names100, source, marks, since });
-        } catch (error) {
-          // This server's own budget is spent: the rest is read next cycle, which starts later (the interval stretches).
-          if (error instanceof RedditBudgetExhaustedError) return reads;
-          const code = errorCode(error);
-          if (code === null) throw error;
-          report.errors++;
-          await repo.recordError(names100, source, code, at);
-          if (code === 'blocked') return reads;
-        }
+    for (const [index, group] of plan.entries()) {
+      if (budget <= 0) {
+        report.deferred = plan.length - index;
+        break;
+      }
+      const { source } = group;
+      const names = group.names.filter((name) => (states.get(name) ?? known.get(name) ?? 'ok') === 'ok');
+      if (names.length === 0) continue;
+      const marks = await repo.marks(names, source);
+      const since = sinceOf(names.filter((name) => !marks.has(name)), source, monitors);
+      try {
+        const read = await readGroup(reddit!, { names, source, marks, since, now }, Math.min(config.maxPagesPerCycle, budget));
+        report.requests += read.requests;
+        budget -= read.requests;
+        report.ignored += read.ignored.foreign + read.ignored.implausible;
+        if (read.refused) {
+          // One name left in the group and Reddit refuses it: the directory learns, the monitors hear.
+          await deps.subreddits.record(names[0]!, read.refused);
+          await unavailable(names[0]!, read.refused, monitors);
+        } else reads.push({ ...read, names, source, marks, since });
+      } catch (error) {
+        // This server's own budget is spent: the rest is read next cycle, which starts later (the interval stretches).
+        if (error instanceof RedditBudgetExhaustedError) return reads;
+        const code = errorCode(error);
+        if (code === null) throw error;
+        report.errors++;
+        budget--;
+        await repo.recordError(names, source, code, at);
+        if (code === 'blocked') return reads;
       }
     }
     return reads;
@@ -135,19 +155,22 @@ export function createMonitorPoller(deps: {
     return transaction(db, async (trx) => {
       const fenced = createPollerRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
-      for (const read of reads) await fenced.advance(read.names, read.source, read.top, at);
+      for (const read of reads) await fenced.advance(read.names, read.source, read, at);
       for (const gap of gaps) await fenced.insertGap({ ...gap, now: at });
       return true;
     });
   }
 
   async function work(cycle: number, report: CycleReport) {
-    const at = clock().toISOString();
+    const now = clock();
+    const at = now.toISOString();
     const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
     await repo.resumeDueDailyCaps(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
-      const reads = await readAll(monitors, report, at);
+      const reads = await readAll(monitors, report, now);
+      // Not per item: a broken or hostile upstream could send thousands.
+      if (report.ignored > 0) deps.log.warn({ ignored: report.ignored, cycle }, 'listing items that cannot be right were left out (another subreddit, the wrong kind, or dated in the future)');
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));
@@ -172,7 +195,7 @@ export function createMonitorPoller(deps: {
   async function cycleOnce(): Promise<CycleReport | null> {
     const cycle = await repo.acquire(holder, clock().getTime(), leaseMs);
     if (cycle === null) return null;
-    const report: CycleReport = { cycle, requests: 0, items: 0, stored: 0, gaps: 0, errors: 0 };
+    const report: CycleReport = { cycle, requests: 0, items: 0, ignored: 0, deferred: 0, stored: 0, gaps: 0, errors: 0 };
     const keepAlive = setInterval(() => void repo.renew(holder, cycle, clock().getTime(), leaseMs).catch(() => undefined), leaseMs / 3);
     keepAlive.unref();
     try {

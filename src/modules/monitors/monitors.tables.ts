@@ -71,8 +71,12 @@ export interface MonitorGapsTable {
 export interface MonitorCursorsTable {
   subreddit: string;
   source: MonitorSource;
+  /** The fullname read last at `mark_at`, for people reading the table; reading goes by time and `seen`. */
   mark: string | null;
+  /** The newest created_at read. */
   mark_at: string | null;
+  /** JSON: { fullname: created_at } of what was read in the overlap before `mark_at` (see monitors.reading.ts). */
+  seen: string | null;
   read_at: string | null;
   /** 'rate_limited' | 'blocked' | 'unavailable' */
   error: string | null;
