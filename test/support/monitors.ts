@@ -21,9 +21,14 @@ export function pinnedClock(start = '2026-11-23T12:00:00.000Z') {
 export type PinnedClock = ReturnType<typeof pinnedClock>;
 
 /** The service with a pinned clock and no background worker: tests run the poller's cycles themselves. */
-export async function startMonitorsApp(engine: Engine, options: { env?: Record<string, string>; worker?: boolean; overrides?: Overrides } = {}) {
+export async function startMonitorsApp(
+  engine: Engine,
+  /** `waitsMoveClock`: a wait for the shared Reddit budget moves the pinned clock instead of sleeping. */
+  options: { env?: Record<string, string>; worker?: boolean; overrides?: Overrides; waitsMoveClock?: boolean } = {},
+) {
   const clock = pinnedClock();
-  const app = await startTestApp(engine, { env: options.env, worker: options.worker ?? false, overrides: { ...options.overrides, clock: clock.now } });
+  const sleep = options.waitsMoveClock ? { sleep: async (ms: number) => clock.advance(ms / 1000) } : {};
+  const app = await startTestApp(engine, { env: options.env, worker: options.worker ?? false, overrides: { ...options.overrides, ...sleep, clock: clock.now } });
   app.reddit.clock = () => clock.now().getTime();
   return { app, clock };
 }

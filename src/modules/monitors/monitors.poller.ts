@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { MAX_SUBREDDITS_PER_LISTING } from '../../integrations/reddit/reddit.query.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
 import { stateOf } from './monitors.health.ts';
@@ -82,20 +83,29 @@ export function createMonitorPoller(deps: {
     return cached.index;
   }
 
-  /** The watched subreddits' states, refreshed when stale; a subreddit that just became unavailable is announced. */
-  async function statesOf(names: string[], monitors: MonitorRow[]): Promise<Map<string, SubredditEntry['state']>> {
-    const before = new Map((await deps.subreddits.known(names)).map((entry) => [entry.name, entry.state]));
+  /**
+   * The states of the names about to be read, refreshed when stale, at most `maxLookups` look-ups
+   * (100 names each) a cycle: the rest keep what is known and are looked up in later cycles, so no
+   * number of new names can spend a cycle on look-ups. A subreddit that just became unavailable is announced.
+   */
+  async function statesOf(names: string[], known: Map<string, SubredditEntry>, monitors: MonitorRow[], maxLookups: number) {
+    const states = new Map([...known].map(([name, entry]) => [name, entry.state]));
+    const staleBefore = new Date(clock().getTime() - STATE_MAX_AGE_MS).toISOString();
+    const due = names.filter((name) => (known.get(name)?.checkedAt ?? '') <= staleBefore).slice(0, maxLookups * MAX_SUBREDDITS_PER_LISTING);
+    if (due.length === 0) return { states, lookups: 0 };
+    const lookups = Math.ceil(due.length / MAX_SUBREDDITS_PER_LISTING);
     let entries: SubredditEntry[];
     try {
-      entries = await deps.subreddits.lookup(names, STATE_MAX_AGE_MS);
+      entries = await deps.subreddits.lookup(due, STATE_MAX_AGE_MS);
     } catch (error) {
       if (errorCode(error) === null) throw error;
-      return before; // Reddit is failing: the listings will say so; read with what is known
+      return { states, lookups }; // Reddit is failing: the listings will say so; read with what is known
     }
     for (const entry of entries) {
-      if (entry.state !== 'ok' && (before.get(entry.name) ?? 'ok') === 'ok') await unavailable(entry.name, entry.state, monitors);
+      if (entry.state !== 'ok' && (states.get(entry.name) ?? 'ok') === 'ok') await unavailable(entry.name, entry.state, monitors);
+      states.set(entry.name, entry.state);
     }
-    return new Map(entries.map((entry) => [entry.name, entry.state]));
+    return { states, lookups };
   }
 
   async function unavailable(name: string, state: SubredditEntry['state'], monitors: MonitorRow[]) {
@@ -110,11 +120,11 @@ export function createMonitorPoller(deps: {
    */
   async function readAll(monitors: MonitorRow[], report: CycleReport, now: Date) {
     const at = now.toISOString();
-    const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry.state]));
-    const plan = planReads(monitors, (name) => (known.get(name) ?? 'ok') === 'ok', await repo.lastReads());
-    let budget = deps.requestsPerCycle;
-    const soon = plan.slice(0, budget);
-    const states = await statesOf([...new Set(soon.flatMap((group) => group.names))], monitors);
+    const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry]));
+    const plan = planReads(monitors, (name) => (known.get(name)?.state ?? 'ok') === 'ok', await repo.lastReads());
+    const soon = [...new Set(plan.slice(0, deps.requestsPerCycle).flatMap((group) => group.names))];
+    const { states, lookups } = await statesOf(soon, known, monitors, Math.max(1, Math.floor(deps.requestsPerCycle / 10)));
+    let budget = deps.requestsPerCycle - lookups;
     const reads: ReadGroup[] = [];
     for (const [index, group] of plan.entries()) {
       if (budget <= 0) {
@@ -122,7 +132,7 @@ export function createMonitorPoller(deps: {
         break;
       }
       const { source } = group;
-      const names = group.names.filter((name) => (states.get(name) ?? known.get(name) ?? 'ok') === 'ok');
+      const names = group.names.filter((name) => (states.get(name) ?? 'ok') === 'ok');
       if (names.length === 0) continue;
       const marks = await repo.marks(names, source);
       const since = sinceOf(names.filter((name) => !marks.has(name)), source, monitors);
