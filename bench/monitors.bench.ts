@@ -4,7 +4,9 @@
  * (half phrase, half word mode) created through the usecases, and the real poller, client and shared
  * budget (90 requests a minute; the fake answers 429 beyond 100 in a clock minute). Each simulated
  * minute writes its items, moves the clock to the minute's end and runs one poller cycle; waits for
- * the budget move the clock instead of sleeping. Then the local matching alone, with 10,000 keywords.
+ * the budget move the clock instead of sleeping. As on Reddit, some comments are listed late, above
+ * newer ones and with a lower id (recorded listings show this): recall is reported for them apart.
+ * Then the local matching alone, with 10,000 keywords, and the fair-share scenario (monitors.fair-share.ts).
  * Usage: npm run bench:monitors [-- --minutes 30 --seed 1 --per-minute 300]
  */
 import { parseArgs } from 'node:util';
@@ -15,6 +17,7 @@ import { loadConfig } from '../src/shared/config/config.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { tempSqliteUrl } from './support.ts';
 import { createWorkload } from './monitors.workload.ts';
+import { runFairShare } from './monitors.fair-share.ts';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '30' }, seed: { type: 'string', default: '1' }, 'per-minute': { type: 'string', default: '300' } },
@@ -25,6 +28,8 @@ const INTERVAL_S = 60;
 const BUDGET = 90;
 const REDDIT_LIMIT = 100;
 const ACCOUNTS = 100;
+/** Of the comments created in a minute's last 10 s, the share Reddit lists only after the cycle read, with a lower id. */
+const LATE_SHARE = 0.1;
 
 const start = Date.parse('2026-11-23T12:00:00.000Z');
 let now = start;
@@ -99,21 +104,38 @@ try {
   const expected = new Map<string, { keywords: string[]; createdMs: number }>();
   const texts: string[] = [];
   const written = { post: 0, comment: 0 };
+  /** "monitor reddit_id" of the expected matches in comments listed late. */
+  const lateKeys = new Set<string>();
+  let late: { subreddit: string; body: string; created_utc: number; keys: [string, { keywords: string[]; createdMs: number }][] }[] = [];
   const started = performance.now();
   for (let minute = 1; minute <= minutes; minute++) {
+    // The comments Reddit had not listed by the last read: above the newest now, with lower ids.
+    for (const entry of late) {
+      const fullname = `t1_${fake.addComment({ subreddit: entry.subreddit, body: entry.body, created_utc: entry.created_utc, listedLate: true }).id}`;
+      for (const [monitorId, want] of entry.keys) {
+        expected.set(`${monitorId} ${fullname}`, want);
+        lateKeys.add(`${monitorId} ${fullname}`);
+      }
+    }
+    late = [];
     const from = start + (minute - 1) * INTERVAL_S * 1000;
     const count = Math.round(perMinute * (0.7 + 0.6 * workload.random()));
     const times = Array.from({ length: count }, () => from + Math.floor(workload.random() * INTERVAL_S * 1000)).sort((a, b) => a - b);
     for (const at of times) {
       const item = workload.item(workload.random() < 1 / 3 ? 'post' : 'comment');
       const created_utc = Math.floor(at / 1000);
+      written[item.type]++;
+      texts.push(workload.textOf(item));
+      const keys = [...workload.expected(item)].map(([index, keywords]) => [ids[index]!, { keywords, createdMs: created_utc * 1000 }] as [string, { keywords: string[]; createdMs: number }]);
+      if (item.type === 'comment' && at >= from + (INTERVAL_S - 10) * 1000 && workload.random() < LATE_SHARE) {
+        late.push({ subreddit: item.subreddit, body: item.body, created_utc, keys });
+        continue;
+      }
       const fullname =
         item.type === 'post'
           ? `t3_${fake.addPost({ subreddit: item.subreddit, title: item.title, selftext: item.body, created_utc }).id}`
           : `t1_${fake.addComment({ subreddit: item.subreddit, body: item.body, created_utc }).id}`;
-      written[item.type]++;
-      texts.push(workload.textOf(item));
-      for (const [index, keywords] of workload.expected(item)) expected.set(`${ids[index]} ${fullname}`, { keywords, createdMs: created_utc * 1000 });
+      for (const [monitorId, want] of keys) expected.set(`${monitorId} ${fullname}`, want);
     }
     now = Math.max(now, from + INTERVAL_S * 1000);
     await runCycle();
@@ -137,6 +159,8 @@ try {
   }
   const found = [...expected.keys()].filter((key) => delivered.has(key)).length;
   const recall = expected.size === 0 ? 1 : found / expected.size;
+  const lateFound = [...lateKeys].filter((key) => delivered.has(key)).length;
+  const lateRecall = lateKeys.size === 0 ? 1 : lateFound / lateKeys.size;
   const perWindow = new Map<number, number>();
   for (const at of stamps) perWindow.set(windowOf(at), (perWindow.get(windowOf(at)) ?? 0) + 1);
   const busiest = Math.max(0, ...perWindow.values());
@@ -152,6 +176,7 @@ try {
     ['Reddit requests per minute', `${(stamps.length / simulatedMinutes).toFixed(1)} average, ${busiest} in the busiest minute (${n(stamps.length)} in all, ${n(totals.requests)} listings)`, `≤ ${BUDGET}: ${verdict(busiest <= BUDGET)}`],
     ['429 answers', String(refused), `0: ${verdict(refused === 0)}`],
     ['recall', `${(recall * 100).toFixed(2)}% (${n(found)} of ${n(expected.size)} expected)`, `100%: ${verdict(recall === 1)}`],
+    ['recall, comments listed late', `${(lateRecall * 100).toFixed(2)}% (${n(lateFound)} of ${n(lateKeys.size)} expected, lower id listed above higher)`, `100%: ${verdict(lateRecall === 1)}`],
     ['unexpected / wrong keywords', `${unexpected} / ${wrongKeywords}`, `0: ${verdict(unexpected + wrongKeywords === 0)}`],
     ['duplicates', String(rows.length - delivered.size), `0: ${verdict(rows.length === delivered.size)}`],
     ['detection latency p50 / p95', `${percentile(0.5)} s / ${percentile(0.95)} s`, `p95 ≤ ${2 * INTERVAL_S} s: ${verdict(percentile(0.95) <= 2 * INTERVAL_S)}`],
@@ -165,6 +190,7 @@ try {
   await services.close();
   await fake.close();
 }
+await runFairShare({ minutes: Math.min(minutes, 20), seed: Number(values.seed) });
 
 /** `KeywordIndex.match` alone over the items written, with every monitor's keywords: no I/O, one core. */
 function measureMatching(texts: string[]) {
