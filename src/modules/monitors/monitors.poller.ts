@@ -137,11 +137,15 @@ export function createMonitorPoller(deps: {
       const marks = await repo.marks(names, source);
       const since = sinceOf(names.filter((name) => !marks.has(name)), source, monitors);
       try {
-        const read = await readGroup(reddit!, { names, source, marks, since, now }, Math.min(config.maxPagesPerCycle, budget));
+        const pages = Math.min(config.maxPagesPerCycle, budget);
+        const read = await readGroup(reddit!, { names, source, marks, since, now }, pages);
         report.requests += read.requests;
         budget -= read.requests;
         report.ignored += read.ignored.foreign + read.ignored.implausible;
-        if (read.refused) {
+        if (!read.refused && !read.complete && pages < config.maxPagesPerCycle && read.requests === pages) {
+          // Cut short by this cycle's share, not by the page cap: no gap; the next cycle reads it again from its marks, first.
+          report.deferred++;
+        } else if (read.refused) {
           // One name left in the group and Reddit refuses it: the directory learns, the monitors hear.
           await deps.subreddits.record(names[0]!, read.refused);
           await unavailable(names[0]!, read.refused, monitors);
