@@ -20,6 +20,7 @@ import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, subredditsOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
+import { watchRedditApp } from './monitors.reddit-app.poller.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 export interface CycleReport {
@@ -55,7 +56,9 @@ export function createMonitorPoller(deps: {
   holder: string;
   log: Pick<Logger, 'warn'>;
 }) {
-  const { db, reddit, clock, config, holder, delivery } = deps;
+  const { db, clock, config, holder, delivery } = deps;
+  // Reads go through a counter of Reddit's answers, so a blocked or failing app is told once per change.
+  const { reddit, settle: settleRedditApp } = watchRedditApp({ db, reddit: deps.reddit, log: deps.log, announce: delivery.announce });
   const repo = createPollerRepository(db);
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
@@ -148,6 +151,7 @@ export function createMonitorPoller(deps: {
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
       const reads = await readAll(monitors, report, at);
+      await settleRedditApp(monitors, at);
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));

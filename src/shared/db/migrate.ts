@@ -12,6 +12,7 @@ import { webhookRetriesMigration } from './migrations/0009_webhook_retries.ts';
 import { keyControlsMigration } from './migrations/0010_key_controls.ts';
 import { monitorsMigration } from './migrations/0011_monitors.ts';
 import { idempotencyOutcomesMigration } from './migrations/0012_idempotency_outcomes.ts';
+import { redditAppStateMigration } from './migrations/0015_reddit_app_state.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010_key_controls': keyControlsMigration,
   '0011_monitors': monitorsMigration,
   '0012_idempotency_outcomes': idempotencyOutcomesMigration,
+  '0015_reddit_app_state': redditAppStateMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
