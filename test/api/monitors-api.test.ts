@@ -45,9 +45,11 @@ describe.each(engines)('the monitors API on %s', (engine) => {
       webhook_url: null,
       max_matches_per_day: null,
       health: {
+        status: 'ok',
+        reddit: { state: 'ok', since: null },
         subreddits: [
-          { subreddit: 'r/node', state: 'ok', last_read_at: null, last_error: null },
-          { subreddit: 'r/TypeScript', state: 'ok', last_read_at: null, last_error: null },
+          { subreddit: 'r/node', state: 'ok', stale: false, last_read_at: null, last_error: null },
+          { subreddit: 'r/TypeScript', state: 'ok', stale: false, last_read_at: null, last_error: null },
         ],
         gaps: [],
       },

@@ -171,9 +171,9 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
 
     const { health } = await (await app.api('GET', `/api/v1/monitors/${id}`, { token })).json();
     expect(health.subreddits).toEqual([
-      { subreddit: 'r/node', state: 'ok', last_read_at: '2026-05-01T10:01:00.000Z', last_error: { code: 'rate_limited', at: '2026-05-01T10:02:00.000Z' } },
-      { subreddit: 'r/Quarantined', state: 'quarantined', last_read_at: null, last_error: null },
-      { subreddit: 'r/secret', state: 'private', last_read_at: null, last_error: null },
+      { subreddit: 'r/node', state: 'ok', stale: false, last_read_at: '2026-05-01T10:01:00.000Z', last_error: { code: 'rate_limited', at: '2026-05-01T10:02:00.000Z' } },
+      { subreddit: 'r/Quarantined', state: 'quarantined', stale: false, last_read_at: null, last_error: null },
+      { subreddit: 'r/secret', state: 'private', stale: false, last_read_at: null, last_error: null },
     ]);
     expect(health.gaps).toHaveLength(20);
     expect(health.gaps[0]).toEqual({ source: 'comments', subreddits: ['r/node'], from: gap(24).from_at, to: gap(24).to_at, recorded_at: gap(24).recorded_at });

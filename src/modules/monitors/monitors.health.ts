@@ -1,4 +1,5 @@
 import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
+import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -16,6 +17,11 @@ export interface HealthFacts {
   cursors: Pick<MonitorCursorRow, 'subreddit' | 'source' | 'read_at' | 'error' | 'error_at'>[];
   /** Newest first. */
   gaps: MonitorGapRow[];
+  /** How Reddit treats the poller, as it last stored it. */
+  reddit: RedditAppStatus;
+  now: Date;
+  /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
+  staleAfterMs: number;
 }
 
 /**
@@ -31,6 +37,34 @@ export function stateOf(entry: { state: DirectoryState } | undefined): Exclude<D
 const latest = <T>(items: T[], at: (item: T) => string | null): T | undefined =>
   items.reduce<T | undefined>((best, item) => (at(item) !== null && (best === undefined || at(item)! > at(best)!) ? item : best), undefined);
 
+/**
+ * Stale: some source of the monitor (posts, comments) has not been read in this subreddit for more
+ * than two intervals, counted from the later of its last read and when the monitor started watching,
+ * whatever the reason (Reddit blocked or failing, the budget spent, the subreddit unavailable). A
+ * paused monitor reads nothing by choice, so it is never stale.
+ */
+function isStale(row: MonitorRow, reads: HealthFacts['cursors'], sources: MonitorSource[], facts: HealthFacts): boolean {
+  if (row.status !== 'active') return false;
+  const oldest = facts.now.getTime() - facts.staleAfterMs;
+  return sources.some((source) => {
+    const readAt = reads.find((c) => c.source === source)?.read_at ?? null;
+    const from = readAt !== null && readAt > row.watch_from ? readAt : row.watch_from;
+    return Date.parse(from) < oldest;
+  });
+}
+
+/**
+ * `stale` when a subreddit Reddit would serve is not being read: the service is failing the monitor,
+ * the most urgent news. Otherwise `unavailable` when Reddit refuses some subreddit for itself (private,
+ * banned, …), which its owner can act on; such a subreddit is always unread, so it does not count as
+ * stale here, or `unavailable` could never be seen. `ok` otherwise.
+ */
+function statusOf(subreddits: { state: string; stale: boolean }[]): 'ok' | 'stale' | 'unavailable' {
+  if (subreddits.some((s) => s.state === 'ok' && s.stale)) return 'stale';
+  if (subreddits.some((s) => s.state !== 'ok')) return 'unavailable';
+  return 'ok';
+}
+
 export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const sources = JSON.parse(row.sources) as MonitorSource[];
   const subreddits = (JSON.parse(row.subreddits) as string[]).map((subreddit) => {
@@ -44,6 +78,7 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
     return {
       subreddit,
       state: stateOf(facts.directory.get(name)),
+      stale: isStale(row, reads, sources, facts),
       last_read_at: latest(reads, (c) => c.read_at)?.read_at ?? null,
       last_error: failed ? { code: failed.error as ReadError, at: failed.error_at! } : null,
     };
@@ -57,5 +92,5 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
       to: gap.to_at,
       recorded_at: gap.recorded_at,
     }));
-  return { subreddits, gaps };
+  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps };
 }

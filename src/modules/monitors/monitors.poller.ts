@@ -21,6 +21,7 @@ import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repos
 import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
 import { planReads } from './monitors.schedule.ts';
+import { watchRedditApp } from './monitors.reddit-app.poller.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 export interface CycleReport {
@@ -61,7 +62,9 @@ export function createMonitorPoller(deps: {
   holder: string;
   log: Pick<Logger, 'warn'>;
 }) {
-  const { db, reddit, clock, config, holder, delivery } = deps;
+  const { db, clock, config, holder, delivery } = deps;
+  // Reads go through a counter of Reddit's answers, so a blocked or failing app is told once per change.
+  const { reddit, settle: settleRedditApp } = watchRedditApp({ db, reddit: deps.reddit, log: deps.log, announce: delivery.announce });
   const repo = createPollerRepository(db);
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
@@ -185,6 +188,7 @@ export function createMonitorPoller(deps: {
       const reads = await readAll(monitors, report, now);
       // Not per item: a broken or hostile upstream could send thousands.
       if (report.ignored > 0) deps.log.warn({ ignored: report.ignored, cycle }, 'listing items that cannot be right were left out (another subreddit, the wrong kind, or dated in the future)');
+      await settleRedditApp(monitors, at);
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));

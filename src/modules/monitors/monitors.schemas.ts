@@ -102,6 +102,22 @@ export const matchesQuerySchema = Type.Object(
 );
 
 const health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
+    description:
+      '"stale": a subreddit Reddit would serve has not been read for more than two poller intervals; ' +
+      'else "unavailable": Reddit refuses a subreddit (private, banned, not_found, quarantined); else "ok".',
+  }),
+  reddit: Type.Object(
+    {
+      state: Type.Union([Type.Literal('ok'), Type.Literal('blocked'), Type.Literal('failing')]),
+      since: nullable(Type.String({ format: 'date-time' })),
+    },
+    {
+      description:
+        "How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing " +
+        '(every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble.',
+    },
+  ),
   subreddits: Type.Array(
     Type.Object({
       subreddit: Type.String(),
@@ -112,6 +128,9 @@ const health = Type.Object({
         Type.Literal('not_found'),
         Type.Literal('quarantined'),
       ]),
+      stale: Type.Boolean({
+        description: 'An active monitor has not read it (posts or comments) for more than two poller intervals, whatever the reason.',
+      }),
       last_read_at: nullable(Type.String({ format: 'date-time' })),
       last_error: nullable(
         Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),

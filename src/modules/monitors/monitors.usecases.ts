@@ -16,6 +16,8 @@ import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
+import type { RedditAppState } from './monitors.reddit-app.ts';
+import { createRedditAppRepository } from './monitors.reddit-app.repository.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable } from './monitors.tables.ts';
 import { toMatchView, toMonitorView } from './monitors.view.ts';
@@ -38,10 +40,21 @@ export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused
 export type SubredditHealthState = 'ok' | 'private' | 'banned' | 'not_found' | 'quarantined';
 export type RedditErrorCode = 'rate_limited' | 'blocked' | 'unavailable';
 
+/** How Reddit treats the service's app, as the poller last saw it; `since` is null while it never saw trouble. */
+export interface RedditAppView {
+  state: RedditAppState;
+  since: string | null;
+}
+
 export interface MonitorHealth {
+  /** `stale`: a subreddit Reddit would serve went unread too long; `unavailable`: Reddit refuses a subreddit; `ok` otherwise. */
+  status: 'ok' | 'stale' | 'unavailable';
+  reddit: RedditAppView;
   subreddits: {
     subreddit: string;
     state: SubredditHealthState;
+    /** Not read for more than two poller intervals (only ever for an active monitor). */
+    stale: boolean;
     last_read_at: string | null;
     last_error: { code: RedditErrorCode; at: string } | null;
   }[];
@@ -91,6 +104,8 @@ export interface MonitorsUsecases {
   remove(accountId: string, id: string): Promise<void>;
   /** `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`. */
   matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
+  /** The state every monitor's health carries, for a page that shows it without a monitor (the dashboard's list). */
+  redditApp(): Promise<RedditAppView>;
 }
 
 /** The stored columns of checked settings (JSON for the lists, 0/1 for the flag). */
@@ -121,21 +136,26 @@ export function createMonitorsUsecases(deps: {
   subreddits: Pick<SubredditsUsecases, 'known'>;
   /** Without Reddit credentials nothing would ever be read: creating a monitor is refused (503). */
   redditConfigured: boolean;
+  /** The poller's MONITOR_INTERVAL_SECONDS: a subreddit unread for two of them is stale. */
+  intervalSeconds: number;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
+  const redditApp = createRedditAppRepository(db);
 
   /** The views of these rows, their health read in one go for all of them (the directory never asks Reddit here). */
   async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
     const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
     const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
-    const [entries, cursors, gaps] = await Promise.all([
+    const [entries, cursors, gaps, reddit] = await Promise.all([
       deps.subreddits.known(names),
       monitors.cursors(names, sources),
       monitors.gaps(rows.map((row) => row.id)),
+      redditApp.read(),
     ]);
-    const facts = { directory: new Map(entries.map((entry) => [entry.name, entry])), cursors, gaps };
-    return rows.map((row) => toMonitorView(row, healthOf(row, facts)));
+    const directory = new Map(entries.map((entry) => [entry.name, entry]));
+    const facts = { directory, cursors, gaps, reddit, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 
   async function owned(accountId: string, id: string): Promise<MonitorRow> {
@@ -224,6 +244,8 @@ export function createMonitorsUsecases(deps: {
       const page = toPage(rows, query.limit, (row) => `${from.direction === 'older' ? 'o' : 'n'}${Number(row.seq)}`);
       return { ...page, data: page.data.map(toMatchView) };
     },
+
+    redditApp: () => redditApp.read(),
   };
 }
 

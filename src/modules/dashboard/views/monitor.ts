@@ -2,6 +2,7 @@ import type { MatchView, MonitorHealth, MonitorView, Page } from '../../monitors
 import { html, safeHref, type Html } from '../html.ts';
 import { badge, csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';
+import { redditBanner } from './reddit-banner.ts';
 
 export interface MonitorPage {
   viewer: Viewer;
@@ -56,24 +57,35 @@ function lastError(error: MonitorHealth['subreddits'][number]['last_error']): Ht
   return html`<code>${error.code}</code> <span class="muted">${ERROR_WORDS[error.code] ?? ''}</span> ${when(error.at)}`;
 }
 
-function gapsList(gaps: MonitorHealth['gaps']): Html {
-  if (gaps.length === 0) return html`<p class="muted">No gaps: everything new was read.</p>`;
+function gapsList(health: MonitorHealth): Html {
+  const { gaps } = health;
+  // While a subreddit goes unread, "everything was read" would be false: its gap is only known once reading resumes.
+  if (gaps.length === 0) return html`<p class="muted">${health.status === 'stale' ? 'No gaps recorded so far.' : 'No gaps: everything new was read.'}</p>`;
   return html`<p>More new items appeared than could be read in time: things created in these stretches may be missing.</p>
 <ul class="mon-gaps">${gaps.map(
     (g) => html`<li>${g.source} in ${isolatedList(g.subreddits)}: ${when(g.from)} to ${when(g.to)} <span class="muted">(recorded ${when(g.recorded_at)})</span></li>`,
   )}</ul>`;
 }
 
+/** What health.status means for the person, said only when something is wrong. */
+const HEALTH_WORDS: Record<MonitorHealth['status'], string | null> = {
+  ok: null,
+  stale: 'Some subreddits have not been read for over two rounds of reading: their matches arrive late, and what can no longer be read once reading resumes is recorded as a gap.',
+  unavailable: 'Reddit refuses some of these subreddits (private, banned, missing or quarantined): nothing is read from them.',
+};
+
 /** A list rather than a table: on a phone a table would scroll the last error, the part that matters, out of sight. */
 function healthSection(health: MonitorHealth): Html {
+  const words = HEALTH_WORDS[health.status];
   return html`<section aria-labelledby="health">
   <h2 id="health">Health</h2>
+  ${words ? html`<p class="mon-health-status">${badge(health.status)} ${words}</p>` : null}
   <ul class="mon-health">${health.subreddits.map(
-    (s) => html`<li><strong>${isolated(s.subreddit)}</strong> ${badge(s.state)}
+    (s) => html`<li><strong>${isolated(s.subreddit)}</strong> ${badge(s.state)}${s.stale ? html` ${badge('stale')}` : null}
     <span>last read ${when(s.last_read_at, 'not yet')}</span> <span>last Reddit error: ${lastError(s.last_error)}</span></li>`,
   )}</ul>
   <h3>Gaps</h3>
-  ${gapsList(health.gaps)}
+  ${gapsList(health)}
 </section>`;
 }
 
@@ -109,6 +121,7 @@ export function monitorPage(view: MonitorPage): Html {
     viewer: view.viewer,
     section: 'monitors',
     body: html`<p><a href="/dashboard/monitors">← All monitors</a></p>
+${redditBanner(monitor.health.reddit)}
 ${noticeBox(view.notice)}
 ${statusCard(view)}
 ${healthSection(monitor.health)}

@@ -1,12 +1,15 @@
-import type { MonitorView, Page } from '../../monitors/monitors.usecases.ts';
+import type { MonitorView, Page, RedditAppView } from '../../monitors/monitors.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';
+import { redditBanner } from './reddit-banner.ts';
 
 export interface MonitorsPage {
   viewer: Viewer;
   monitors: Page<MonitorView>;
   firstPage: boolean;
+  /** How Reddit treats the app: a banner says so while it is not ok. */
+  reddit: RedditAppView;
   notice?: string;
   /** A refused create, shown beside the form, which `form` refills. */
   error?: string;
@@ -40,7 +43,7 @@ export function monitorsPage(view: MonitorsPage): Html {
     title: 'Monitors',
     viewer: view.viewer,
     section: 'monitors',
-    body: html`${noticeBox(view.notice)}<p>A monitor watches subreddits for new posts and comments that mention your keywords and
+    body: html`${redditBanner(view.reddit)}${noticeBox(view.notice)}<p>A monitor watches subreddits for new posts and comments that mention your keywords and
   keeps each match once, charged per match stored; reading Reddit is free. Matches are listed on the monitor's page and,
   with a webhook URL, POSTed to it.</p>
 <section aria-labelledby="your-monitors">
