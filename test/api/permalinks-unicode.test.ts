@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { createMonitor, cycle, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
@@ -14,6 +15,17 @@ const SLUG = 'über_die_straße_nach_köln';
 const KOREAN = '/r/de/comments/k0rea/이것은_웹_페이지입니다/';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** An account signed up through the dashboard, with credits and an API key. */
+async function member(app: TestApp) {
+  const browser = new DashboardClient(app.url);
+  const email = uniqueEmail('unicode');
+  await browser.signUp(email);
+  const { id: accountId } = await app.services.accounts.requireByEmail(email);
+  await app.services.credits.grant(accountId, 10, 'test');
+  const { token } = await app.services.keys.createKey(accountId, 'unicode');
+  return { browser, accountId, token };
+}
 
 /** The webhook bodies the receiver got, as JSON. */
 const bodies = (receiver: Receiver) => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
@@ -34,7 +46,7 @@ describe.each(engines)('permalinks with non-ASCII slugs in scrape answers and th
     const post = app.reddit.addPost({ subreddit: 'de', title: TITLE });
     app.reddit.posts.push({ id: 'k0rea', subreddit: 'de', title: 'Straße auf Koreanisch', created_utc: post.created_utc - 60, raw: { permalink: KOREAN, url: KOREAN } });
     const comment = app.reddit.addComment({ subreddit: 'de', body: 'Die Straße ist gesperrt', link_id: post.id, created_utc: post.created_utc + 1 });
-    const { token } = await app.accountWithKey(10);
+    const { token, browser } = await member(app);
 
     const response = await app.api('POST', '/api/v1/scrape', {
       token,
@@ -59,6 +71,11 @@ describe.each(engines)('permalinks with non-ASCII slugs in scrape answers and th
     expect(shown(event!.data.results as typeof scrape.results)).toEqual(expected);
     // On the wire as UTF-8 text, not as \u escapes or %-escapes.
     expect(receiver.received[0]!.body).toContain(`/${SLUG}/`);
+
+    // The dashboard links to them as they are, escaped for HTML but not percent-encoded.
+    const page = (await browser.get(`/dashboard/scrapes/${scrape.id}`)).body;
+    for (const { permalink } of expected) expect(page).toContain(`href="${permalink}"`);
+    expect(page).not.toContain('%C3');
   });
 });
 
@@ -76,7 +93,7 @@ describe.each(engines)('permalinks with non-ASCII slugs in monitor matches and t
   });
 
   it('a monitor stores, lists and POSTs its matches with the permalinks Reddit sent', async () => {
-    const { token, accountId } = await app.accountWithKey(10);
+    const { token, accountId, browser } = await member(app);
     const monitor = await createMonitor(app, token, { subreddits: ['r/de'], keywords: ['straße'], sources: ['posts', 'comments'], webhook_url: receiver.url });
     clock.advance(30);
     const post = app.reddit.addPost({ subreddit: 'de', title: TITLE });
@@ -95,5 +112,9 @@ describe.each(engines)('permalinks with non-ASCII slugs in monitor matches and t
     const [event] = bodies(receiver);
     expect(event!.type).toBe('monitor.matches');
     expect((event!.data.matches as { permalink: string }[]).map((m) => m.permalink).sort()).toEqual(expected);
+
+    const page = (await browser.get(`/dashboard/monitors/${monitor.id}`)).body;
+    for (const permalink of expected) expect(page).toContain(`href="${permalink}"`);
+    expect(page).not.toContain('%C3');
   });
 });
