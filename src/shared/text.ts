@@ -29,3 +29,18 @@ export function clip(text: string, max: number): string {
   // One word longer than half the limit (a URL, text without spaces) is cut rather than lose over half.
   return (space > kept.length / 2 ? kept.slice(0, space) : kept).trimEnd();
 }
+
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * Posts and comments counted in words, naming only the kinds that were looked for (`read`) or found:
+ * "3 posts", "1 post and 2 comments", "4 comments". A scrape's page and its ledger line say it alike;
+ * "and 0 comments" of a scrape that never read comments would suggest it did.
+ */
+export function postsAndComments(found: { posts: number; comments: number }, read: readonly string[]): string {
+  const parts = [
+    found.posts > 0 || read.includes('posts') ? counted(found.posts, 'post') : null,
+    found.comments > 0 || read.includes('comments') ? counted(found.comments, 'comment') : null,
+  ].filter((part) => part !== null);
+  return parts.length ? parts.join(' and ') : counted(found.posts, 'post');
+}

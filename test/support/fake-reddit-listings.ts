@@ -76,7 +76,12 @@ function parseQuery(q: string): ((text: string) => boolean)[] {
     });
 }
 
-/** The title part of a permalink, as Reddit shortens it. */
+/**
+ * The title part of a permalink, as Reddit shortens it: letters and digits of any script are kept as
+ * they are, not percent-encoded (with raw_json=1 a permalink arrives as `/r/de/comments/abc/über_straße/`;
+ * RedditKit.rb #29 quotes one Reddit sent as `/r/RenameMe/comments/1gxyac/이것은_웹_페이지입니다`).
+ */
 export function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 50) || 'post';
+  const kept = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '');
+  return [...kept].slice(0, 50).join('') || 'post';
 }

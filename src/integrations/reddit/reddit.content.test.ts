@@ -86,6 +86,25 @@ describe('links are absolute http(s) and permalinks are on www.reddit.com', () =
     expect(permalinkOf('https://www.reddit.com/r/x/comments/abc1/', 'x', 'abc1')).toBe('https://www.reddit.com/r/x/comments/abc1/');
   });
 
+  it('keeps the letters of a Unicode slug as Reddit sent them, in permalinks and links alike', () => {
+    expect(permalinkOf('/r/de/comments/abc1/über_die_straße/', 'de', 'abc1')).toBe('https://www.reddit.com/r/de/comments/abc1/über_die_straße/');
+    expect(permalinkOf('https://www.reddit.com/r/korea/comments/abc1/이것은_웹_페이지입니다/', 'korea', 'abc1')).toBe(
+      'https://www.reddit.com/r/korea/comments/abc1/이것은_웹_페이지입니다/',
+    );
+    expect(linkUrl('https://de.wikipedia.org/wiki/Straße?q=ä#Geschichte')).toBe('https://de.wikipedia.org/wiki/Straße?q=ä#Geschichte');
+    // What Reddit sent already percent-encoded stays so.
+    expect(permalinkOf('/r/de/comments/abc1/%C3%BCber/', 'de', 'abc1')).toBe('https://www.reddit.com/r/de/comments/abc1/%C3%BCber/');
+    expect(only({ permalink: '/r/de/comments/abc1/grüße_aus_köln/' }).permalink).toBe('https://www.reddit.com/r/de/comments/abc1/grüße_aus_köln/');
+  });
+
+  it('percent-encodes what could hide in a link: spaces, controls, bidirectional overrides, and takes the parser\'s form of an odd one', () => {
+    expect(permalinkOf('/r/de/comments/abc1/a\u202Eb/', 'de', 'abc1')).toBe('https://www.reddit.com/r/de/comments/abc1/a%E2%80%AEb/');
+    expect(permalinkOf('/r/de/comments/abc1/ä\u00A0b/', 'de', 'abc1')).toBe('https://www.reddit.com/r/de/comments/abc1/%C3%A4%C2%A0b/');
+    expect(linkUrl('https://example.com/a b/ü')).toBe('https://example.com/a%20b/%C3%BC');
+    expect(linkUrl('HTTPS://example.com/ü')).toBe('https://example.com/%C3%BC');
+    expect(linkUrl('https://bücher.example/ü')).toBe('https://xn--bcher-kva.example/%C3%BC');
+  });
+
   it('rebuilds a permalink that is not a /path on www.reddit.com from the subreddit and id', () => {
     const rebuilt = 'https://www.reddit.com/r/typescript/comments/abc1/';
     for (const bad of ['javascript:alert(1)', 'https://evil.example/r/x', 'http://www.reddit.com/r/x', '//evil.example/x', '/\\evil.example', 'r/x/comments/abc1', '', undefined]) {

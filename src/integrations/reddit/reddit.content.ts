@@ -24,8 +24,35 @@ export const cleanText = (value: string): string => value.replace(CONTROL, '').r
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
-/** `value` resolved against www.reddit.com when it is a path ("/…", not "//…"), else parsed as it is. */
-function parseUrl(value: unknown): URL | null {
+/**
+ * Non-ASCII characters a link keeps as Reddit sent them: letters, marks, digits, punctuation and symbols
+ * (a slug such as `über_straße`). Spaces, controls and invisible format characters (a bidirectional
+ * override, say) are left percent-encoded, so they can never hide inside a link someone copies.
+ */
+const VISIBLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/**
+ * `text` (absolute) as it was sent, when the only change the URL parser made to it is percent-encoding
+ * visible non-ASCII characters; otherwise the parser's form (`href`). Reddit sends Unicode slugs as they
+ * are (with raw_json=1), and a caller comparing or showing our permalink should get Reddit's; anything
+ * the parser normalised in another way (a space, a backslash, an upper-case scheme, a Unicode host) is
+ * not what a browser would send either, so the parser's form is the safer one there.
+ */
+function asSent(text: string, href: string): string {
+  let encoded = '';
+  for (const ch of text) {
+    if (ch.codePointAt(0)! < 0x80) encoded += ch;
+    else if (VISIBLE.test(ch)) encoded += encodeURIComponent(ch);
+    else return href;
+  }
+  return encoded === href ? text : href;
+}
+
+/**
+ * `value` resolved against www.reddit.com when it is a path ("/…", not "//…"), else parsed as it is;
+ * `text` is the link to hand on (see asSent).
+ */
+function parseUrl(value: unknown): { url: URL; text: string } | null {
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
   if (!trimmed || trimmed.length > LIMITS.url) return null;
@@ -35,7 +62,8 @@ function parseUrl(value: unknown): URL | null {
     const url = new URL(trimmed, REDDIT_ORIGIN);
     // A path must stay on Reddit (the URL parser reads some backslash forms as another host).
     if (relative && url.origin !== REDDIT_ORIGIN) return null;
-    return url.href.length <= LIMITS.url ? url : null;
+    if (url.href.length > LIMITS.url) return null;
+    return { url, text: asSent(relative ? REDDIT_ORIGIN + trimmed : trimmed, url.href) };
   } catch {
     return null;
   }
@@ -43,14 +71,14 @@ function parseUrl(value: unknown): URL | null {
 
 /** A post's link as an absolute http(s) URL (a crosspost's relative one resolved on Reddit), or null. */
 export function linkUrl(value: unknown): string | null {
-  const url = parseUrl(value);
-  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.href : null;
+  const parsed = parseUrl(value);
+  return parsed && (parsed.url.protocol === 'https:' || parsed.url.protocol === 'http:') ? parsed.text : null;
 }
 
 /** A page on https://www.reddit.com: `value` when it is a path or such a URL, else null. */
 export function redditPage(value: unknown): string | null {
-  const url = parseUrl(value);
-  return url && url.origin === REDDIT_ORIGIN ? url.href : null;
+  const parsed = parseUrl(value);
+  return parsed && parsed.url.origin === REDDIT_ORIGIN ? parsed.text : null;
 }
 
 /**

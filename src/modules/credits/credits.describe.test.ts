@@ -9,7 +9,8 @@ const none: LedgerFacts = {
   publication_id: null,
   scrape_request: null,
   scrape_unavailable: null,
-  scrape_posts: null,
+  scrape_results: null,
+  scrape_comments: null,
   generation_type: null,
   generation_subreddit: null,
   generation_error: null,
@@ -48,8 +49,18 @@ describe('a ledger entry described in one line', () => {
 
   it('a scrape charge counts its posts, from a count PostgreSQL may send as text', () => {
     const scrape = { ...none, scrape_id: 'scr_1', scrape_request: JSON.stringify({ subreddits: ['r/a'] }), scrape_unavailable: '[]' };
-    expect(describeLedgerEntry({ ...scrape, scrape_posts: '12' })).toBe('Scrape of r/a: 12 posts');
-    expect(describeLedgerEntry({ ...scrape, scrape_posts: 1 })).toBe('Scrape of r/a: 1 post');
+    expect(describeLedgerEntry({ ...scrape, scrape_results: '12', scrape_comments: '0' })).toBe('Scrape of r/a: 12 posts');
+    expect(describeLedgerEntry({ ...scrape, scrape_results: 1, scrape_comments: 0 })).toBe('Scrape of r/a: 1 post');
+  });
+
+  it('a scrape that read comments counts posts and comments apart, in the singular or plural, naming only the kinds it read', () => {
+    const request = JSON.stringify({ subreddits: ['r/a'], sources: ['posts', 'comments'] });
+    const scrape = { ...none, scrape_id: 'scr_1', scrape_request: request, scrape_unavailable: '[]' };
+    expect(describeLedgerEntry({ ...scrape, scrape_results: '5', scrape_comments: '3' })).toBe('Scrape of r/a: 2 posts and 3 comments');
+    expect(describeLedgerEntry({ ...scrape, scrape_results: 2, scrape_comments: 1 })).toBe('Scrape of r/a: 1 post and 1 comment');
+    expect(describeLedgerEntry({ ...scrape, scrape_results: 0, scrape_comments: 0 })).toBe('Scrape of r/a: 0 posts and 0 comments');
+    const commentsOnly = JSON.stringify({ subreddits: ['r/a'], sources: ['comments'] });
+    expect(describeLedgerEntry({ ...scrape, scrape_request: commentsOnly, scrape_results: 4, scrape_comments: 4 })).toBe('Scrape of r/a: 4 comments');
   });
 
   it('a monitor charge names the monitor and counts the matches of its poll, by id once the monitor is deleted', () => {

@@ -1,3 +1,5 @@
+import { postsAndComments } from '../../shared/text.ts';
+
 /**
  * One line saying what a ledger row was for, composed when it is read from the row and the record it
  * references (a scrape, a draft, a publication, a monitor), so rows written before descriptions existed get one too.
@@ -10,7 +12,10 @@ export interface LedgerFacts {
   publication_id: string | null;
   scrape_request: string | null;
   scrape_unavailable: string | null;
-  scrape_posts: number | string | null;
+  /** How many results (posts and comments) the scrape stored; null while it has none stored. */
+  scrape_results: number | string | null;
+  /** How many of them are comments. */
+  scrape_comments: number | string | null;
   generation_type: 'reply' | 'post' | null;
   generation_subreddit: string | null;
   generation_error: string | null;
@@ -36,16 +41,27 @@ const causeOf = (text: string) =>
     .replace(/\.$/, '')
     .trim();
 
+type ScrapeRequestFacts = { subreddits?: string[]; sources?: string[] } | null;
+const scrapeRequest = (facts: LedgerFacts): ScrapeRequestFacts => (facts.scrape_request ? JSON.parse(facts.scrape_request) : null);
+
 function scrapeSubject(facts: LedgerFacts): string {
-  const request = facts.scrape_request ? (JSON.parse(facts.scrape_request) as { subreddits?: string[] }) : null;
+  const request = scrapeRequest(facts);
   return request?.subreddits?.length ? `scrape of ${request.subreddits.join(', ')}` : `scrape ${facts.scrape_id}`;
 }
 
+/** What the scrape found, by kind (see postsAndComments). */
+function scrapeFound(facts: LedgerFacts): string | null {
+  if (facts.scrape_results === null) return null;
+  const comments = Number(facts.scrape_comments ?? 0);
+  // Scrapes stored before comments could be read name no sources: they searched posts.
+  return postsAndComments({ posts: Number(facts.scrape_results) - comments, comments }, scrapeRequest(facts)?.sources ?? ['posts']);
+}
+
 function scrapeCharge(facts: LedgerFacts): string {
-  const posts = facts.scrape_posts === null ? null : Number(facts.scrape_posts);
+  const found = scrapeFound(facts);
   const unavailable = facts.scrape_unavailable ? (JSON.parse(facts.scrape_unavailable) as { subreddit: string; reason: string }[]) : [];
   const skipped = unavailable.map((u) => `${u.subreddit} unavailable (${u.reason}), not charged`);
-  return [capitalized(scrapeSubject(facts)) + (posts === null ? '' : `: ${plural(posts, 'post', 'posts')}`), ...skipped].join('; ');
+  return [capitalized(scrapeSubject(facts)) + (found === null ? '' : `: ${found}`), ...skipped].join('; ');
 }
 
 const monitorSubject = (facts: LedgerFacts) =>

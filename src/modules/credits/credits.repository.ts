@@ -111,7 +111,12 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
 
   /** A page of the ledger with what each row paid for (scrape, draft, publication, monitor), so it can say so in words. */
   async page(accountId: string, limit: number, beforeId?: number) {
-    const postsFound = isSqlite(db as Database) ? sql<number | null>`json_array_length(s.results)` : sql<number | null>`json_array_length(s.results::json)`;
+    const sqlite = isSqlite(db as Database);
+    const resultsFound = sqlite ? sql<number | null>`json_array_length(s.results)` : sql<number | null>`json_array_length(s.results::json)`;
+    // Results stored before comments could be read carry no type: they are posts, and not counted here.
+    const commentsFound = sqlite
+      ? sql<number>`(select count(*) from json_each(s.results) where json_extract(value, '$.type') = 'comment')`
+      : sql<number>`(select count(*) from json_array_elements(s.results::json) as r where r->>'type' = 'comment')`;
     let query = db
       .selectFrom('credit_ledger as l')
       .leftJoin('api_keys as k', 'k.id', 'l.key_id')
@@ -121,7 +126,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .leftJoin('monitors as m', 'm.id', 'l.monitor_id')
       .select(['l.id', 'l.kind', 'l.amount', 'l.balance_after', 'l.scrape_id', 'l.generation_id', 'l.publication_id', 'l.reason', 'l.created_at'])
       .select(['k.prefix as key_prefix', 'k.name as key_name'])
-      .select(['s.request as scrape_request', 's.unavailable as scrape_unavailable', postsFound.as('scrape_posts')])
+      .select(['s.request as scrape_request', 's.unavailable as scrape_unavailable', resultsFound.as('scrape_results'), commentsFound.as('scrape_comments')])
       .select(['g.type as generation_type', 'g.subreddit as generation_subreddit', 'g.error as generation_error'])
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
       .select(['l.monitor_id', 'l.match_count', 'm.name as monitor_name'])

@@ -58,6 +58,34 @@ export const createMonitorsRepository = (db: Kysely<Tables>) => ({
       .orderBy('m.id', 'desc')
       .execute(),
 
+  /**
+   * For each of these monitors of the account, in one query for a whole page: how many matches it
+   * stored since `since` and when it stored its last. Both read the (monitor_id, found_at) index, so the
+   * cost is today's matches, not all of them.
+   */
+  activity: (accountId: string, monitorIds: string[], since: string) =>
+    monitorIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('monitors as m')
+          .select('m.id')
+          .select((eb) => [
+            eb
+              .selectFrom('monitor_matches as x')
+              .select(eb.fn.countAll<number>().as('n'))
+              .whereRef('x.monitor_id', '=', 'm.id')
+              .where('x.found_at', '>=', since)
+              .as('matches_since'),
+            eb
+              .selectFrom('monitor_matches as y')
+              .select((inner) => inner.fn.max('y.found_at').as('at'))
+              .whereRef('y.monitor_id', '=', 'm.id')
+              .as('last_found_at'),
+          ])
+          .where('m.account_id', '=', accountId)
+          .where('m.id', 'in', monitorIds)
+          .execute(),
+
   /** The read state of these lower-case subreddits for these sources. */
   cursors: (names: string[], sources: MonitorSource[]) =>
     names.length === 0

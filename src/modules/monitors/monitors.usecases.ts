@@ -88,6 +88,14 @@ export interface MatchView {
   found_at: string;
 }
 
+/** What a monitor matched lately, as the Monitors list shows it. */
+export interface MonitorActivity {
+  /** Matches stored since 00:00 UTC today. */
+  matches_today: number;
+  /** When the newest match was stored; null: none yet. */
+  last_match_at: string | null;
+}
+
 export interface Page<T> {
   data: T[];
   has_more: boolean;
@@ -102,6 +110,8 @@ export interface MonitorsUsecases {
   get(accountId: string, id: string): Promise<MonitorView>;
   update(accountId: string, id: string, patch: MonitorPatch): Promise<MonitorView>;
   remove(accountId: string, id: string): Promise<void>;
+  /** The activity of these monitors of the account (others are left out), read at `now` (the clock's time, for "40 s ago"). */
+  activity(accountId: string, monitorIds: string[]): Promise<{ now: string; monitors: Map<string, MonitorActivity> }>;
   /** `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`. */
   matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
   /** The state every monitor's health carries, for a page that shows it without a monitor (the dashboard's list). */
@@ -225,6 +235,17 @@ export function createMonitorsUsecases(deps: {
     async remove(accountId, id) {
       const removed = await transaction(db, (trx) => createMonitorsRepository(trx).remove(accountId, id));
       if (!removed) throw monitorsErrors.notFound();
+    },
+
+    async activity(accountId, monitorIds) {
+      const now = clock();
+      const rows = await monitors.activity(accountId, monitorIds, utcDayStart(now));
+      const activity = rows.map((row): [string, MonitorActivity] => [
+        row.id,
+        // PostgreSQL's driver may hand a count back as text.
+        { matches_today: Number(row.matches_since ?? 0), last_match_at: row.last_found_at ?? null },
+      ]);
+      return { now: now.toISOString(), monitors: new Map(activity) };
     },
 
     async matches(accountId, id, query) {

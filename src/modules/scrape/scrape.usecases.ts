@@ -174,7 +174,8 @@ export function createScrapeUsecases(deps: {
       const pages = Math.max(1, Math.ceil(matching.length / options.pageSize));
       const page = Math.min(Math.max(1, options.page), pages);
       const start = (page - 1) * options.pageSize;
-      return { scrape, results: matching.slice(start, start + options.pageSize), matching: matching.length, offset: start, page, pages };
+      const matchingComments = matching.filter((r) => r.type === 'comment').length;
+      return { scrape, results: matching.slice(start, start + options.pageSize), matching: matching.length, matchingComments, offset: start, page, pages };
     },
 
     async list(accountId: string, options: { limit: number; cursor?: string }) {

@@ -1,12 +1,19 @@
-import type { MonitorView, Page, RedditAppView } from '../../monitors/monitors.usecases.ts';
+import type { MonitorActivity, MonitorView, Page, RedditAppView } from '../../monitors/monitors.usecases.ts';
 import { html, type Html } from '../html.ts';
-import { cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
+import { ago, healthSummary } from './monitor-health.ts';
 import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';
 import { redditBanner } from './reddit-banner.ts';
 
 export interface MonitorsPage {
   viewer: Viewer;
   monitors: Page<MonitorView>;
+  /**
+   * Matches today and the last match of the listed monitors, and the time it was read at: the list says
+   * how long ago ("5 min ago", the instant in a tooltip), which is what a glance down the list wants;
+   * the monitor's own page has the instants. Its creation time is there too.
+   */
+  activity: { now: string; monitors: Map<string, MonitorActivity> };
   firstPage: boolean;
   /** How Reddit treats the app: a banner says so while it is not ok. */
   reddit: RedditAppView;
@@ -21,19 +28,29 @@ const SHOWN = 5;
 const some = (texts: string[]) =>
   html`${isolatedList(texts.slice(0, SHOWN))}${texts.length > SHOWN ? html` <span class="muted">+${texts.length - SHOWN} more</span>` : null}`;
 
-function monitorsTable(monitors: MonitorView[]): Html {
-  if (monitors.length === 0) return html`<p class="muted">No monitors yet. Create one above, or call <code>POST /api/v1/monitors</code>.</p>`;
+const NONE: MonitorActivity = { matches_today: 0, last_match_at: null };
+
+function monitorsTable(monitors: MonitorView[], activity: MonitorsPage['activity']): Html {
+  if (monitors.length === 0) {
+    // The form is below the list, out of sight on a phone: the link takes the reader there.
+    return html`<p class="muted mon-empty">No monitors yet. <a href="#create-monitor">Create your first monitor below ↓</a>
+  or call <code>POST /api/v1/monitors</code>.</p>`;
+  }
   return html`<div class="table-scroll"><table class="mon-table">
-  <thead><tr><th>Name</th><th>Status</th><th>Subreddits</th><th>Keywords</th><th>Watches</th><th>Created</th></tr></thead>
+  <thead><tr><th>Name</th><th>Status</th><th>Subreddits</th><th>Keywords</th><th>Watches</th><th class="num">Matches today</th><th>Last match</th><th>Health</th></tr></thead>
   <tbody>
-  ${monitors.map(
-    (m) => html`<tr>
+  ${monitors.map((m) => {
+    const { matches_today, last_match_at } = activity.monitors.get(m.id) ?? NONE;
+    return html`<tr>
     <td class="mon-name"><a href="/dashboard/monitors/${m.id}"><bdi>${m.name}</bdi></a></td>
     <td>${statusOf(m)}</td>
     <td>${some(m.subreddits)}</td><td>${some(m.keywords)}</td>
-    <td>${sourcesText(m.sources)}</td><td>${when(m.created_at)}</td>
-  </tr>`,
-  )}
+    <td>${sourcesText(m.sources)}</td>
+    <td class="num">${matches_today}</td>
+    <td>${last_match_at ? ago(last_match_at, activity.now) : html`<span class="muted">none yet</span>`}</td>
+    <td class="mon-summary">${healthSummary(m.health, activity.now)}</td>
+  </tr>`;
+  })}
   </tbody>
 </table></div>`;
 }
@@ -48,7 +65,7 @@ export function monitorsPage(view: MonitorsPage): Html {
   with a webhook URL, POSTed to it.</p>
 <section aria-labelledby="your-monitors">
   <h2 id="your-monitors">Your monitors</h2>
-  ${monitorsTable(view.monitors.data)}
+  ${monitorsTable(view.monitors.data, view.activity)}
   ${cursorPager('/dashboard/monitors', view.firstPage, view.monitors.next_cursor, 'More monitors →')}
 </section>
 <section class="card" aria-labelledby="create-monitor">

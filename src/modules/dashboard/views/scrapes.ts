@@ -1,12 +1,18 @@
 import { filterText, withoutDirectionControls, type ScrapeUsecases } from '../../scrape/scrape.usecases.ts';
+import { capText, postsAndComments } from '../../../shared/text.ts';
 import { html, safeHref, type Html } from '../html.ts';
 import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
 
 type ScrapeList = Awaited<ReturnType<ScrapeUsecases['list']>>;
 type Scrape = Awaited<ReturnType<ScrapeUsecases['resultsPage']>>['scrape'];
 interface Result {
+  type: 'post' | 'comment';
+  id: string;
   subreddit: string;
+  /** A comment's is the title of the post it is under. */
   title: string;
+  /** A post's text, a comment's text. */
+  body: string;
   author: string;
   permalink: string;
   created_at: string;
@@ -51,20 +57,63 @@ ${cursorPager('/dashboard/scrapes', view.firstPage, scrapes.next_cursor, 'Older 
   });
 }
 
-function resultItem(result: Result): Html {
+/** The author kept on one line: "u/" alone at a line's end reads as a name of its own. */
+const by = (author: string) => html`<span class="result-by">u/${isolated(author)}</span>`;
+const points = (score: number) => (score === 1 || score === -1 ? `${score} point` : `${score} points`);
+
+const link = (href: string, text: Html) => html`<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+
+/** `marked`: the list mixes posts and comments, so a post says it is one too. */
+function postItem(result: Result, marked: boolean): Html {
   const href = safeHref(result.permalink);
-  const title = href
-    ? html`<a href="${href}" target="_blank" rel="noopener noreferrer">${isolated(result.title)}</a>`
-    : isolated(result.title);
+  const title = href ? link(href, isolated(result.title)) : isolated(result.title);
   return html`<li class="result">
-  <p class="result-title">${title}${result.truncated ? html` <span class="muted">(cut to Reddit's length limit)</span>` : null}</p>
-  <p class="muted">${isolated(result.subreddit)} · u/${isolated(result.author)} · ${when(result.created_at)} · ${result.score} points ·
+  <p class="result-title">${marked ? html`${badge('post')} ` : null}${title}${result.truncated ? html` <span class="muted">(cut to Reddit's length limit)</span>` : null}</p>
+  <p class="muted">${isolated(result.subreddit)} · ${by(result.author)} · ${when(result.created_at)} · ${points(result.score)} ·
     ${result.num_comments} comments · matched: ${isolatedList(result.matched_keywords)}</p>
 </li>`;
 }
 
-const skippedNote = (n: number) =>
-  n === 1 ? '1 post Reddit sent could not be read and was left out.' : `${n} posts Reddit sent could not be read and were left out.`;
+/** A comment's text is shown up to this many characters; its link leads to all of it. */
+const EXCERPT = 300;
+const excerpt = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const { text: kept, cut } = capText(line, EXCERPT - 1);
+  return cut ? `${kept}…` : line;
+};
+
+/**
+ * The page of the post a comment is under: the comment's permalink without its own id, so the post's
+ * slug (and its letters) stay as Reddit sent them. Both forms Reddit and we use end in the id:
+ * `…/comments/<post>/<slug>/<id>/` and `…/comments/<post>/comment/<id>/`.
+ */
+function postPageOf(comment: Result): string | null {
+  const id36 = comment.id.replace(/^t1_/, '');
+  const match = /^(https:\/\/www\.reddit\.com\/r\/[^/]+\/comments\/[^/]+\/(?:[^/]+\/)?)(?:comment\/)?([^/]+)\/?$/.exec(comment.permalink);
+  if (!match || match[2] !== id36) return null;
+  return match[1]!.endsWith('/comment/') ? match[1]!.slice(0, -'comment/'.length) : match[1]!;
+}
+
+/** A comment: its own text first (it is what matched), then the post it is under, and a link to the comment itself. */
+function commentItem(result: Result): Html {
+  const href = safeHref(result.permalink);
+  const post = postPageOf(result);
+  const text = excerpt(result.body);
+  return html`<li class="result result-comment">
+  <p class="result-text">${badge('comment')} ${text ? isolated(text) : html`<span class="muted">(no text)</span>`}</p>
+  <p class="muted">on ${post ? link(post, isolated(result.title)) : html`“${isolated(result.title)}”`} · ${isolated(result.subreddit)} ·
+    ${by(result.author)} · ${when(result.created_at)} · ${points(result.score)} · matched: ${isolatedList(result.matched_keywords)}${
+      href ? html` · ${link(href, html`View comment`)}` : null
+    }</p>
+</li>`;
+}
+
+const resultItem = (marked: boolean) => (result: Result) => (result.type === 'comment' ? commentItem(result) : postItem(result, marked));
+
+const skippedNote = (n: number, readComments: boolean) => {
+  const what = readComments ? (n === 1 ? 'post or comment' : 'posts or comments') : n === 1 ? 'post' : 'posts';
+  return n === 1 ? `1 ${what} Reddit sent could not be read and was left out.` : `${n} ${what} Reddit sent could not be read and were left out.`;
+};
 
 /** The results a filter leaves, one page of them, and the filter itself (for the form and the page links). */
 export interface ScrapePage {
@@ -72,6 +121,8 @@ export interface ScrapePage {
   scrape: Scrape;
   results: Result[];
   matching: number;
+  /** How many of the matching results are comments. */
+  matchingComments: number;
   /** How many matching results come before this page. */
   offset: number;
   page: number;
@@ -118,19 +169,33 @@ function pager(view: ScrapePage): Html | null {
 </nav>`;
 }
 
+/**
+ * "30 of 60 posts" when the scrape holds one kind; "2 of 4 results: 1 post and 1 comment" when it
+ * holds both, so the two counts never have to be read against each other kind by kind.
+ */
+function filteredHeading(view: ScrapePage, total: number, comments: number): string {
+  const sources = view.scrape.sources as string[];
+  const oneKind = (comments === 0 && !sources.includes('comments')) || (comments === total && !sources.includes('posts'));
+  if (oneKind) return `${view.matching} of ${postsAndComments({ posts: total - comments, comments }, sources)}`;
+  const matching = postsAndComments({ posts: view.matching - view.matchingComments, comments: view.matchingComments }, sources);
+  return `${view.matching} of ${total} results: ${matching}`;
+}
+
 function resultsSection(view: ScrapePage): Html {
-  const total = (view.scrape.results as Result[]).length;
+  const all = view.scrape.results as Result[];
+  const sources = view.scrape.sources as string[];
   if (!finished(view.scrape.status)) {
     return html`<p class="muted" role="status">This scrape is ${view.scrape.status}; this page reloads itself until it has finished.</p>`;
   }
-  const filtered = view.filters.keyword || view.filters.subreddit;
-  const heading = filtered ? `${view.matching} of ${total} posts` : `${total} ${total === 1 ? 'post' : 'posts'}`;
-  return html`<h2>${heading}</h2>
-${total > 0 ? filterForm(view) : null}
+  const comments = all.filter((r) => r.type === 'comment').length;
+  const total = postsAndComments({ posts: all.length - comments, comments }, sources);
+  const mixed = sources.includes('comments');
+  return html`<h2>${view.filters.keyword || view.filters.subreddit ? filteredHeading(view, all.length, comments) : total}</h2>
+${all.length > 0 ? filterForm(view) : null}
 ${
   view.results.length
-    ? html`<ol class="results" start="${view.offset + 1}">${view.results.map(resultItem)}</ol>`
-    : html`<p class="muted">No matching posts.</p>`
+    ? html`<ol class="results" start="${view.offset + 1}">${view.results.map(resultItem(mixed))}</ol>`
+    : html`<p class="muted">${mixed ? 'No matching posts or comments.' : 'No matching posts.'}</p>`
 }
 ${pager(view)}`;
 }
@@ -156,7 +221,7 @@ ${scrape.error ? html`<p class="alert alert-error">${scrape.error}</p>` : null}
 ${(scrape.unavailable as { subreddit: string; reason: string }[]).map(
   (u) => html`<p class="alert">${u.subreddit} was unavailable (${u.reason}); its share was refunded.</p>`,
 )}
-${scrape.skipped > 0 ? html`<p class="alert">${skippedNote(scrape.skipped)}</p>` : null}
+${scrape.skipped > 0 ? html`<p class="alert">${skippedNote(scrape.skipped, scrape.sources.includes('comments'))}</p>` : null}
 ${resultsSection(view)}
 <p><a href="/dashboard/scrapes">← All scrapes</a></p>`,
   });
