@@ -20,6 +20,8 @@ import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, subredditsOf, watchedNames, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import { readGroup } from './monitors.reading.ts';
+import { isCaughtUp } from './monitors.resume.ts';
+import { createCreditResume } from './monitors.resume.poller.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 export interface CycleReport {
@@ -57,6 +59,7 @@ export function createMonitorPoller(deps: {
 }) {
   const { db, reddit, clock, config, holder, delivery } = deps;
   const repo = createPollerRepository(db);
+  const credits = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config });
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;
@@ -145,25 +148,29 @@ export function createMonitorPoller(deps: {
     const at = clock().toISOString();
     const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
     await repo.resumeDueDailyCaps(at);
+    await credits.resumeFunded(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
       const reads = await readAll(monitors, report, at);
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));
-      for (const [monitorId, found] of collectMatches(reads, monitors, index)) {
+      // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below).
+      const current = monitors.filter(isCaughtUp);
+      for (const [monitorId, found] of collectMatches(reads, current, index)) {
         const monitor = byId.get(monitorId)!;
         const { stored, paused } = await delivery.store(monitor, found, fence);
         report.stored += stored;
         if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       }
-      const gaps = gapsOf(reads, monitors);
+      const gaps = gapsOf(reads, current);
       if (await commit(cycle, reads, gaps, at)) {
         report.gaps = gaps.length;
         for (const gap of gaps) {
           await delivery.announce(byId.get(gap.monitorId)!, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
         }
       }
+      await credits.catchUp(monitors, index, fence, report);
     }
     await delivery.flush();
   }
