@@ -13,14 +13,14 @@ import type { Kysely } from 'kysely';
 import type { MonitorsConfig } from '../../shared/config/config.ts';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
 import type { KeywordIndex } from './monitors.matcher.ts';
 import { createPollerRepository } from './monitors.poller.repository.ts';
-import { readGroup } from './monitors.reading.ts';
+import { readGroup, type Mark } from './monitors.reading.ts';
 import { canPay, catchUpGaps, catchUpGroups } from './monitors.resume.ts';
 import type { MonitorRow } from './monitors.tables.ts';
 
@@ -62,19 +62,23 @@ export function createCreditResume(deps: {
     }
   }
 
-  /** The monitor's own subreddits read back to `from`; null when Reddit failed (the next cycle tries again). */
-  async function readBack(monitor: MonitorRow, from: string, tally: Tally): Promise<ReadGroup[] | null> {
+  /**
+   * The monitor's own subreddits read back to `from`; `later` when Reddit failed (the next cycle tries
+   * again), `stop` when no one can read this cycle (the budget is spent, or the app is blocked).
+   */
+  async function readBack(monitor: MonitorRow, from: string, tally: Tally): Promise<ReadGroup[] | 'later' | 'stop'> {
     const states = new Map((await deps.subreddits.known(subredditsOf(monitor))).map((entry) => [entry.name, entry.state]));
     const reads: ReadGroup[] = [];
     for (const group of catchUpGroups(monitor, states)) {
-      const marks = new Map();
+      const marks = new Map<string, Mark>(); // none: read back to `from` alone
       try {
         const read = await readGroup(deps.reddit!, { ...group, marks, since: from }, config.maxPagesPerCycle);
         tally.requests += read.requests;
         // A subreddit that became unavailable has nothing to give; the regular read tells the monitor.
         if (!read.refused) reads.push({ ...read, ...group, marks, since: from });
       } catch (error) {
-        if (error instanceof RedditUnavailableError) return null;
+        if (error instanceof RedditBudgetExhaustedError || error instanceof RedditBlockedError) return 'stop';
+        if (error instanceof RedditUnavailableError) return 'later';
         throw error;
       }
     }
@@ -106,7 +110,8 @@ export function createCreditResume(deps: {
       const from = monitor.resume_from;
       if (from === null) continue;
       const reads = await readBack(monitor, from, tally);
-      if (reads === null) continue;
+      if (reads === 'stop') return;
+      if (reads === 'later') continue;
       const found = collectMatches(reads, [{ ...monitor, watch_from: from }], index).get(monitor.id) ?? [];
       const { stored, paused } = await delivery.store(monitor, found, fence);
       tally.stored += stored;
