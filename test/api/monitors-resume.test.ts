@@ -32,7 +32,13 @@ describe.each(engines)('a monitor paused for credits, once the account can pay a
   const storedIds = async (id: string) => (await storedMatches(app, id)).map((row) => row.reddit_id);
   /** The `data` of the monitor's webhook events of this type, in the order they were queued. */
   async function events(monitorId: string, type: string) {
-    const rows = await app.database.db.selectFrom('webhook_deliveries').select('payload').where('event_type', '=', type).orderBy('created_at').orderBy('id').execute();
+    const rows = await app.database.db
+      .selectFrom('webhook_deliveries')
+      .select('payload')
+      .where('event_type', '=', type)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map((row) => JSON.parse(row.payload).data).filter((data) => data.monitor_id === monitorId);
   }
   async function expectExactLedger(accountId: string, balance: number) {
@@ -215,7 +221,11 @@ describe.each(engines)('a monitor paused for credits when matches cost nothing, 
       const monitor = await createMonitor(app, token, { subreddits: ['r/free'], keywords: ['otter'] });
       // Paused while matches still had a price.
       const from = '2026-11-23T11:00:00.000Z';
-      await app.database.db.updateTable('monitors').set({ status: 'paused', paused_reason: 'insufficient_credits', resume_from: from }).where('id', '=', monitor.id).execute();
+      await app.database.db
+        .updateTable('monitors')
+        .set({ status: 'paused', paused_reason: 'insufficient_credits', resume_from: from })
+        .where('id', '=', monitor.id)
+        .execute();
       await cycle(app);
       const row = await app.database.db.selectFrom('monitors').selectAll().where('id', '=', monitor.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: 'active', paused_reason: null, watch_from: from, resume_from: null });

@@ -58,7 +58,13 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
 
   /** A catch-up back to `from` committed: nothing is owed any more, unless the monitor paused or was given a new point meanwhile. */
   async caughtUp(id: string, from: string): Promise<void> {
-    await db.updateTable('monitors').set({ resume_from: null }).where('id', '=', id).where('status', '=', 'active').where('resume_from', '=', from).execute();
+    await db
+      .updateTable('monitors')
+      .set({ resume_from: null })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .where('resume_from', '=', from)
+      .execute();
   },
 
   activeMonitors: () => db.selectFrom('monitors').selectAll().where('status', '=', 'active').orderBy('id').execute(),
