@@ -59,7 +59,7 @@ export function createMonitorPoller(deps: {
 }) {
   const { db, reddit, clock, config, holder, delivery } = deps;
   const repo = createPollerRepository(db);
-  const credits = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config });
+  const creditPauses = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config });
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;
@@ -148,7 +148,7 @@ export function createMonitorPoller(deps: {
     const at = clock().toISOString();
     const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
     await repo.resumeDueDailyCaps(at);
-    await credits.resumeFunded(at);
+    await creditPauses.resumeFunded(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
       const reads = await readAll(monitors, report, at);
@@ -170,7 +170,7 @@ export function createMonitorPoller(deps: {
           await delivery.announce(byId.get(gap.monitorId)!, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
         }
       }
-      await credits.catchUp(monitors, index, fence, report);
+      await creditPauses.catchUp(monitors, index, fence, report);
     }
     await delivery.flush();
   }
