@@ -61,8 +61,9 @@ export function createMatchDelivery(deps: {
       const at = now.toISOString();
       let stored = 0;
       let batch: string | null = null;
-      for (const { item, keywords } of found) {
-        if (stored >= allowed) break;
+      let next = 0; // the first thing not stored: where a pause for credits resumes from
+      for (; next < found.length && stored < allowed; next++) {
+        const { item, keywords } = found[next]!;
         const id = newId('mat', now, random);
         if (monitor.webhook_url && stored % BATCH === 0) batch = idOf('msg', now, id.slice(-16));
         const inserted = await trx
@@ -93,8 +94,11 @@ export function createMatchDelivery(deps: {
         await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price: stored * price, monitorId, matchCount: stored, at });
       }
       // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
-      const leftOut = found.length > allowed && limit !== null;
-      const paused = leftOut && (await poller.pause(monitorId, limit!, limit === 'daily_cap' ? utcDayStart(now, 1) : null, at));
+      const leftOut = next < found.length && limit !== null;
+      const until = limit === 'daily_cap' ? utcDayStart(now, 1) : null;
+      // Oldest first: everything from the first thing left out on is owed once the account can pay.
+      const resumeFrom = leftOut && limit === 'insufficient_credits' ? found[next]!.item.created_at : null;
+      const paused = leftOut && (await poller.pause(monitorId, limit!, until, at, resumeFrom));
       return { stored, paused: paused ? limit : null };
     });
   }

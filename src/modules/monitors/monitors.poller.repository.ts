@@ -31,16 +31,57 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
       .execute();
   },
 
+  /** The monitors paused because their account could not pay: each cycle checks whether it can now. */
+  creditPaused: () =>
+    db
+      .selectFrom('monitors')
+      .selectAll()
+      .where('status', '=', 'paused')
+      .where('paused_reason', '=', 'insufficient_credits')
+      .orderBy('id')
+      .execute(),
+
+  /**
+   * Resumes a monitor paused for credits, watching again from where it stopped (from `now` when it
+   * stopped before that was remembered); false when it is no longer paused for credits (its owner
+   * resumed, paused or deleted it meanwhile: the owner's change stands).
+   */
+  async resumeForCredits(id: string, now: string): Promise<boolean> {
+    const result = await db
+      .updateTable('monitors')
+      .set({ status: 'active', paused_reason: null, paused_until: null, watch_from: sql`coalesce(resume_from, ${now})`, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'paused')
+      .where('paused_reason', '=', 'insufficient_credits')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** A catch-up back to `from` committed: nothing is owed any more, unless the monitor paused or was given a new point meanwhile. */
+  async caughtUp(id: string, from: string): Promise<void> {
+    await db
+      .updateTable('monitors')
+      .set({ resume_from: null })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .where('resume_from', '=', from)
+      .execute();
+  },
+
   activeMonitors: () => db.selectFrom('monitors').selectAll().where('status', '=', 'active').orderBy('id').execute(),
 
   /** A monitor's status as it is now (it may have been paused, edited or deleted since the cycle began). */
   monitor: (id: string) => db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
 
-  /** Pauses an active monitor; false when it was no longer active (paused by its owner, deleted). */
-  async pause(id: string, reason: PausedReason, until: string | null, now: string): Promise<boolean> {
+  /**
+   * Pauses an active monitor; false when it was no longer active (paused by its owner, deleted).
+   * `resumeFrom` is where a pause for credits stopped; any other pause owes nothing (a daily cap hit
+   * while catching up ends the catch-up: the cap watches again from midnight).
+   */
+  async pause(id: string, reason: PausedReason, until: string | null, now: string, resumeFrom: string | null = null): Promise<boolean> {
     const result = await db
       .updateTable('monitors')
-      .set({ status: 'paused', paused_reason: reason, paused_until: until, updated_at: now })
+      .set({ status: 'paused', paused_reason: reason, paused_until: until, resume_from: resumeFrom, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', 'active')
       .executeTakeFirst();

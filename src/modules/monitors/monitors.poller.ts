@@ -22,6 +22,8 @@ import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGr
 import { readGroup } from './monitors.reading.ts';
 import { planReads } from './monitors.schedule.ts';
 import { watchRedditApp } from './monitors.reddit-app.poller.ts';
+import { isCaughtUp } from './monitors.resume.ts';
+import { createCreditResume } from './monitors.resume.poller.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 export interface CycleReport {
@@ -66,6 +68,7 @@ export function createMonitorPoller(deps: {
   // Reads go through a counter of Reddit's answers, so a blocked or failing app is told once per change.
   const { reddit, settle: settleRedditApp } = watchRedditApp({ db, reddit: deps.reddit, log: deps.log, announce: delivery.announce });
   const repo = createPollerRepository(db);
+  const creditPauses = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config });
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;
@@ -183,6 +186,7 @@ export function createMonitorPoller(deps: {
     const at = now.toISOString();
     const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
     await repo.resumeDueDailyCaps(at);
+    await creditPauses.resumeFunded(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
       const reads = await readAll(monitors, report, now);
@@ -192,19 +196,22 @@ export function createMonitorPoller(deps: {
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));
-      for (const [monitorId, found] of collectMatches(reads, monitors, index)) {
+      // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below).
+      const current = monitors.filter(isCaughtUp);
+      for (const [monitorId, found] of collectMatches(reads, current, index)) {
         const monitor = byId.get(monitorId)!;
         const { stored, paused } = await delivery.store(monitor, found, fence);
         report.stored += stored;
         if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       }
-      const gaps = gapsOf(reads, monitors);
+      const gaps = gapsOf(reads, current);
       if (await commit(cycle, reads, gaps, at)) {
         report.gaps = gaps.length;
         for (const gap of gaps) {
           await delivery.announce(byId.get(gap.monitorId)!, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
         }
       }
+      await creditPauses.catchUp(monitors, index, fence, report);
     }
     await delivery.flush();
   }

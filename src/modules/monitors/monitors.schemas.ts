@@ -74,7 +74,8 @@ export const monitorPatchSchema = Type.Object(
     max_matches_per_day: Type.Optional(fields.max_matches_per_day),
     status: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('paused')], {
-        description: '"paused" stops matching (paused_reason "user"); "active" resumes, watching from that moment on.',
+        description:
+          '"paused" stops matching (paused_reason "user"); "active" resumes, watching from that moment on, or, after a pause for credits, from where it stopped.',
       }),
     ),
   },

@@ -27,6 +27,12 @@ export interface MonitorsTable {
   max_matches_per_day: number | null;
   /** Things created before this instant are never matched: the creation time, then each resume. */
   watch_from: string;
+  /**
+   * Set by a pause for credits: the `created_at` of the first match that could not be paid for. Once
+   * the monitor is active again the poller reads its subreddits back to it (monitors.resume.poller.ts)
+   * and clears it; null when nothing is owed.
+   */
+  resume_from: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -189,6 +189,7 @@ export function createMonitorsUsecases(deps: {
         paused_until: null,
         ...columnsOf(settings),
         watch_from: at,
+        resume_from: null,
         created_at: at,
         updated_at: at,
       } as MonitorRow;
@@ -222,11 +223,15 @@ export function createMonitorsUsecases(deps: {
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock().toISOString();
       // New subreddits or keywords of an active monitor apply from the poller's next cycle; only a
-      // resume moves watch_from, so what was published while paused is never matched afterwards.
+      // resume moves watch_from, so what was published while the owner paused it (or while the daily
+      // cap did) is never matched afterwards. A pause for credits is not the owner's choice: resumed
+      // by hand too, it watches from where it stopped, and the poller catches up the stretch since.
+      // The owner's own pause drops any such stretch still owed: from then on it is theirs.
       const change: Updateable<MonitorsTable> = { ...columnsOf(settings), updated_at: now };
-      if (status === 'paused') Object.assign(change, { status: 'paused', paused_reason: 'user', paused_until: null });
+      if (status === 'paused') Object.assign(change, { status: 'paused', paused_reason: 'user', paused_until: null, resume_from: null });
       if (status === 'active' && row.status === 'paused') {
-        Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: now });
+        const owed = row.paused_reason === 'insufficient_credits' ? row.resume_from : null;
+        Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: owed ?? now, resume_from: owed });
       }
       if (!(await monitors.update(accountId, id, change))) throw monitorsErrors.notFound();
       return (await viewsOf([await owned(accountId, id)]))[0]!;

@@ -13,6 +13,7 @@ import { keyControlsMigration } from './migrations/0010_key_controls.ts';
 import { monitorsMigration } from './migrations/0011_monitors.ts';
 import { idempotencyOutcomesMigration } from './migrations/0012_idempotency_outcomes.ts';
 import { monitorSeenMigration } from './migrations/0013_monitor_seen.ts';
+import { monitorResumeMigration } from './migrations/0014_monitor_resume.ts';
 import { redditAppStateMigration } from './migrations/0015_reddit_app_state.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011_monitors': monitorsMigration,
   '0012_idempotency_outcomes': idempotencyOutcomesMigration,
   '0013_monitor_seen': monitorSeenMigration,
+  '0014_monitor_resume': monitorResumeMigration,
   '0015_reddit_app_state': redditAppStateMigration,
 };
 
