@@ -181,7 +181,15 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     /** `runCycle()` reads Reddit once for every monitor; the worker runs it every MONITOR_INTERVAL_SECONDS. */
     monitorPoller,
     /** Monitors as their owners see them: create, edit, pause, delete, read their matches (free). */
-    monitors: createMonitorsUsecases({ db, clock, random, assertWebhookUrl: webhooks.assertUrl, subreddits, redditConfigured: reddit !== null }),
+    monitors: createMonitorsUsecases({
+      db,
+      clock,
+      random,
+      assertWebhookUrl: webhooks.assertUrl,
+      subreddits,
+      redditConfigured: reddit !== null,
+      limits: config.monitors,
+    }),
     subreddits,
     rateLimit,
     redditBudget,

@@ -113,8 +113,9 @@ function formMessage(problem: AppError, input: Required<MonitorInput>): string {
  */
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
   const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'form'>) => {
-    const list = await monitors.list(sessionOf(request).accountId, { limit: PAGE_SIZE, cursor });
-    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, firstPage: !cursor, ...extras });
+    const { accountId } = sessionOf(request);
+    const [list, usage] = await Promise.all([monitors.list(accountId, { limit: PAGE_SIZE, cursor }), monitors.usage(accountId)]);
+    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, usage, firstPage: !cursor, ...extras });
   };
   /** Another account's monitor is as unknown as a made-up id: the usecases answer 404 for both. */
   const renderMonitor = async (

@@ -16,6 +16,7 @@ import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
+import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable } from './monitors.tables.ts';
 import { toMatchView, toMonitorView } from './monitors.view.ts';
@@ -91,6 +92,8 @@ export interface MonitorsUsecases {
   remove(accountId: string, id: string): Promise<void>;
   /** `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`. */
   matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
+  /** The account's monitors and distinct subreddits against its limits (paused monitors count). */
+  usage(accountId: string): Promise<MonitorUsage>;
 }
 
 /** The stored columns of checked settings (JSON for the lists, 0/1 for the flag). */
@@ -121,6 +124,7 @@ export function createMonitorsUsecases(deps: {
   subreddits: Pick<SubredditsUsecases, 'known'>;
   /** Without Reddit credentials nothing would ever be read: creating a monitor is refused (503). */
   redditConfigured: boolean;
+  limits: MonitorLimits;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
@@ -136,6 +140,13 @@ export function createMonitorsUsecases(deps: {
     ]);
     const facts = { directory: new Map(entries.map((entry) => [entry.name, entry])), cursors, gaps };
     return rows.map((row) => toMonitorView(row, healthOf(row, facts)));
+  }
+
+  /** In the creating or editing transaction, with the account's row locked, so two racing requests cannot both pass. */
+  async function checkLimits(trx: Database, accountId: string, change: MonitorChange): Promise<void> {
+    const repository = createMonitorsRepository(trx);
+    await repository.lockAccount(accountId);
+    assertWithinLimits(await repository.subredditsOfAccount(accountId), deps.limits, change);
   }
 
   async function owned(accountId: string, id: string): Promise<MonitorRow> {
@@ -163,6 +174,7 @@ export function createMonitorsUsecases(deps: {
         updated_at: at,
       } as MonitorRow;
       await transaction(db, async (trx) => {
+        await checkLimits(trx, accountId, { subreddits: settings.subreddits });
         await idempotencyIn(trx).bind(idempotency, row.id, at);
         await createMonitorsRepository(trx).insert(row);
       });
@@ -198,13 +210,21 @@ export function createMonitorsUsecases(deps: {
       if (status === 'active' && row.status === 'paused') {
         Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: now });
       }
-      if (!(await monitors.update(accountId, id, change))) throw monitorsErrors.notFound();
+      const updated = await transaction(db, async (trx) => {
+        if (settings.subreddits) await checkLimits(trx, accountId, { monitorId: id, subreddits: settings.subreddits });
+        return createMonitorsRepository(trx).update(accountId, id, change);
+      });
+      if (!updated) throw monitorsErrors.notFound();
       return (await viewsOf([await owned(accountId, id)]))[0]!;
     },
 
     async remove(accountId, id) {
       const removed = await transaction(db, (trx) => createMonitorsRepository(trx).remove(accountId, id));
       if (!removed) throw monitorsErrors.notFound();
+    },
+
+    async usage(accountId) {
+      return usageOf(await monitors.subredditsOfAccount(accountId), deps.limits);
     },
 
     async matches(accountId, id, query) {

@@ -1,3 +1,4 @@
+import type { MonitorUsage } from '../../monitors/monitors.limits.ts';
 import type { MonitorView, Page } from '../../monitors/monitors.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
@@ -6,6 +7,7 @@ import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, typ
 export interface MonitorsPage {
   viewer: Viewer;
   monitors: Page<MonitorView>;
+  usage: MonitorUsage;
   firstPage: boolean;
   notice?: string;
   /** A refused create, shown beside the form, which `form` refills. */
@@ -17,6 +19,11 @@ export interface MonitorsPage {
 const SHOWN = 5;
 const some = (texts: string[]) =>
   html`${isolatedList(texts.slice(0, SHOWN))}${texts.length > SHOWN ? html` <span class="muted">+${texts.length - SHOWN} more</span>` : null}`;
+
+/** "3 of 25 monitors · 120 of 500 subreddits": the room left before a create or an edit is refused. */
+const usageLine = ({ monitors, subreddits }: MonitorUsage) =>
+  html`<p class="muted" id="monitor-usage">${monitors.used} of ${monitors.limit} monitors · ${subreddits.used} of ${subreddits.limit} subreddits
+  <span>(different subreddits across all your monitors, paused ones included)</span></p>`;
 
 function monitorsTable(monitors: MonitorView[]): Html {
   if (monitors.length === 0) return html`<p class="muted">No monitors yet. Create one above, or call <code>POST /api/v1/monitors</code>.</p>`;
@@ -45,6 +52,7 @@ export function monitorsPage(view: MonitorsPage): Html {
   with a webhook URL, POSTed to it.</p>
 <section aria-labelledby="your-monitors">
   <h2 id="your-monitors">Your monitors</h2>
+  ${usageLine(view.usage)}
   ${monitorsTable(view.monitors.data)}
   ${cursorPager('/dashboard/monitors', view.firstPage, view.monitors.next_cursor, 'More monitors →')}
 </section>
