@@ -35,6 +35,8 @@ export interface CycleReport {
 
 /** How stale a watched subreddit's state (private, banned, …) may get: one look-up per 100 names this often. */
 export const STATE_MAX_AGE_MS = 10 * 60 * 1000;
+/** Look-up requests one cycle may make: thousands of new names are learnt over several cycles and never hold up the listings. */
+export const STATE_REQUESTS_PER_CYCLE = 10;
 const SOURCES: MonitorSource[] = ['posts', 'comments'];
 
 /** What Reddit's failure is called in a monitor's health; null: not Reddit's failure. */
@@ -82,7 +84,7 @@ export function createMonitorPoller(deps: {
     const before = new Map((await deps.subreddits.known(names)).map((entry) => [entry.name, entry.state]));
     let entries: SubredditEntry[];
     try {
-      entries = await deps.subreddits.lookup(names, STATE_MAX_AGE_MS);
+      entries = await deps.subreddits.lookup(names, STATE_MAX_AGE_MS, { maxRequests: STATE_REQUESTS_PER_CYCLE });
     } catch (error) {
       if (errorCode(error) === null) throw error;
       return before; // Reddit is failing: the listings will say so; read with what is known

@@ -12,6 +12,7 @@ import { webhookRetriesMigration } from './migrations/0009_webhook_retries.ts';
 import { keyControlsMigration } from './migrations/0010_key_controls.ts';
 import { monitorsMigration } from './migrations/0011_monitors.ts';
 import { idempotencyOutcomesMigration } from './migrations/0012_idempotency_outcomes.ts';
+import { subredditOmittedNamesMigration } from './migrations/0016_subreddit_omitted_names.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010_key_controls': keyControlsMigration,
   '0011_monitors': monitorsMigration,
   '0012_idempotency_outcomes': idempotencyOutcomesMigration,
+  '0016_subreddit_omitted_names': subredditOmittedNamesMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
