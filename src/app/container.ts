@@ -191,6 +191,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       subreddits,
       redditConfigured: reddit !== null,
       intervalSeconds: config.monitors.intervalSeconds,
+      limits: config.monitors,
     }),
     subreddits,
     rateLimit,

@@ -8,7 +8,8 @@ describe.each(engines)('the monitors poller on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
   beforeAll(async () => {
-    ({ app, clock } = await startMonitorsApp(engine));
+    // One account holds the 30 monitors of the request-count test: more than the 25 an account may have by default.
+    ({ app, clock } = await startMonitorsApp(engine, { env: { MONITOR_MAX_PER_ACCOUNT: '30' } }));
   });
   afterAll(() => app.close());
 

@@ -77,9 +77,10 @@ describe.each(engines)('scrape and the subreddit directory on %s', (engine) => {
     expect(body.credits).toEqual({ charged: 1, balance: 19 });
     expect(await ledgerMatches(accountId)).toBe(19);
     const calls = app.reddit.requests.slice(before).map((r) => r.path);
-    // One /api/info for all six, an about page for the two it leaves open (banned, forbidden), one search.
+    // One /api/info for all six, an about page for the three it leaves open (banned and missing ones are
+    // left out, a forbidden one comes bare), one search.
     expect(calls.filter((p) => p === '/api/info')).toHaveLength(1);
-    expect(calls.filter((p) => p.endsWith('/about')).sort()).toEqual(['/r/gone/about', '/r/hushed/about']);
+    expect(calls.filter((p) => p.endsWith('/about')).sort()).toEqual(['/r/gone/about', '/r/hushed/about', '/r/nowhere/about']);
     expect(calls.filter((p) => p.endsWith('/search'))).toEqual(['/r/node/search']);
   });
 

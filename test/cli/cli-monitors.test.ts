@@ -29,6 +29,7 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
       subreddits: createSubredditsUsecases({ db: database.db, reddit: null, clock: () => at }),
       redditConfigured: true,
       intervalSeconds: 60,
+      limits: { maxPerAccount: 25, maxSubredditsPerAccount: 500 },
     });
 
   async function storeMatch(monitorId: string, accountId: string, foundAt: string, n: number) {

@@ -1,12 +1,14 @@
 /**
  * The fake Reddit's answers about subreddits as such, and about a blocked app.
  *
- * - `GET /api/info?sr_name=a,b,c`: a Listing of t5 things; names that do not exist are left out.
- *   Private ones come back with `subreddit_type: "private"` and null counts; banned and forbidden ones
- *   as a t5 "null right through" (name, id and type only); quarantined ones in full with
- *   `quarantine: true` (as PRAW's recorded `test_info_sr_names`, redditwarp's "potentially
- *   inaccessible" subreddits and Infinity's `/api/info` parser describe). `over18` is true for names in
- *   `nsfwSubreddits`.
+ * - `GET /api/info?sr_name=a,b,c`: a Listing of t5 things; names that do not exist are left out,
+ *   and so are banned ones, as issue 21 observed of real Reddit (until 2026-11 this fake answered them
+ *   with a bare t5, as Pyprohly/reddit-api-doc-notes' subreddit.rst still says of non-public ones; the
+ *   client asks the about page in both cases). Private ones come back with `subreddit_type: "private"`
+ *   and null counts; forbidden ones as a t5 "null right through" (name, id and type only); quarantined
+ *   ones in full with `quarantine: true` (as PRAW's recorded `test_info_sr_names`, redditwarp's
+ *   "potentially inaccessible" subreddits and Infinity's `/api/info` parser describe). `over18` is true
+ *   for names in `nsfwSubreddits`.
  * - `refusal(...)`: how a path naming one unavailable subreddit is answered (see fake-reddit.ts).
  * - `blockApp('html')`: every call, the token endpoint included, answers Reddit's 2026 block page (403,
  *   `Server: snooserv`, an HTML body saying "You've been blocked by network security");
@@ -37,7 +39,7 @@ export function subredditInfos(
   for (const name of requested) {
     const lower = name.trim().toLowerCase();
     const state = stateOf(lower);
-    if (!lower || seen.has(lower) || state === 'missing') continue;
+    if (!lower || seen.has(lower) || state === 'missing' || state === 'banned') continue;
     seen.add(lower);
     const full = about(lower).data as Json;
     if (state === 'public' || state === 'quarantined') {
@@ -56,8 +58,11 @@ export function refusal(state: FakeSubredditState | 'missing', name: string, bas
   if (state === 'missing') return [302, undefined, { location: `${baseUrl}/subreddits/search.json?q=${encodeURIComponent(name)}` }];
   if (state === 'private') return [403, { reason: 'private', message: 'Forbidden', error: 403 }];
   if (state === 'quarantined') {
-    return [403, { reason: 'quarantined', quarantine_message: 'Quarantined.', message: 'Forbidden', error: 403 }];
+    // The fields of the 403 recorded in praw-dev/asyncpraw's TestSubredditQuarantine.test_opt_out cassette.
+    const message = { quarantine_message: 'Quarantined.', quarantine_message_html: '<div class="md"><p>Quarantined.</p></div>' };
+    return [403, { reason: 'quarantined', ...message, message: 'Forbidden', error: 403 }];
   }
+  // As Pyprohly/reddit-api-doc-notes records a banned subreddit's about page (docs/api-reference/subreddit.rst).
   if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
   if (state === 'forbidden') return [403, { message: 'Forbidden', error: 403 }];
   return null;

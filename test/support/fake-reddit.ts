@@ -94,6 +94,8 @@ export interface FakeReddit {
   failNext(status: number, count?: number, headers?: Record<string, string>): void;
   /** Every API call answers `status`; null turns it off. */
   failAlways(status: number | null): void;
+  /** Each API call for which this returns a status answers it (the 2nd `/api/info` on, say); null: served. */
+  failWhen: ((path: string, query: URLSearchParams) => number | null) | null;
   /** The next `count` (default 1) token calls answer `status`. */
   failTokenNext(status: number, count?: number): void;
   /** Forgets every issued token, so the next API call answers 401. */
@@ -147,6 +149,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     failAlways(status) {
       failAlwaysStatus = status;
     },
+    failWhen: null,
     failTokenNext(status, count = 1) {
       for (let i = 0; i < count; i++) tokenFailures.push(status);
     },
@@ -205,7 +208,8 @@ export async function startFakeReddit(): Promise<FakeReddit> {
   function handleApi(req: IncomingMessage, res: ServerResponse, url: URL) {
     const { headers: rate, refused } = meter();
     if (refused) return send(res, 429, { message: 'Too Many Requests', error: 429 }, rate);
-    const failure = failures.shift() ?? (failAlwaysStatus === null ? undefined : { status: failAlwaysStatus, headers: {} });
+    const chosen = fake.failWhen?.(url.pathname, url.searchParams) ?? failAlwaysStatus;
+    const failure = failures.shift() ?? (chosen === null ? undefined : { status: chosen, headers: {} });
     if (failure) return send(res, failure.status, { message: 'fake failure', error: failure.status }, { ...rate, ...failure.headers });
     if (BLOCKED_AGENTS.has((req.headers['user-agent'] ?? '').trim().toLowerCase())) {
       return send(res, 429, { message: 'Too Many Requests', error: 429 }, rate);

@@ -6,19 +6,11 @@
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
 import { readListing } from './reddit.listings.ts';
-import { isUnavailableStatus, parseListing, parseSubredditInfos, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
-import {
-  MAX_NAMES_PER_INFO,
-  MAX_PAGE_SIZE,
-  MAX_SUBREDDITS_PER_REQUEST,
-  aboutPath,
-  buildQueries,
-  chunk,
-  searchPath,
-  subredditInfoPath,
-} from './reddit.query.ts';
-import { isRetryableStatus } from './reddit.ratelimit.ts';
+import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
+import { MAX_PAGE_SIZE, MAX_SUBREDDITS_PER_REQUEST, aboutPath, buildQueries, chunk, searchPath } from './reddit.query.ts';
+import { describeSubreddits } from './reddit.subreddits.ts';
 import type {
+  DescribeOptions,
   ListingInput,
   ListingOutput,
   RedditPost,
@@ -34,9 +26,10 @@ export interface RedditClient {
   getPost(id: string, accountId?: string): Promise<RedditPost | null>;
   /**
    * The state of each named subreddit (names without "r/"), in as few requests as Reddit allows: one
-   * `/api/info?sr_name=` per 100 names, then an about page only for those that answer cannot settle.
+   * `/api/info?sr_name=` per 100 names, then an about page only for those that answer cannot settle
+   * (reddit.subreddits.ts). With `maxRequests`, the names not settled within them are left out.
    */
-  describeSubreddits(names: string[]): Promise<SubredditDescription[]>;
+  describeSubreddits(names: string[], options?: DescribeOptions): Promise<SubredditDescription[]>;
   /**
    * One page (limit=100, raw_json=1) of `/r/a+b+c/new` (posts) or `/r/a+b+c/comments` (comments),
    * newest first. Throws RedditUnavailableError (429 / 5xx after retries) and RedditBlockedError.
@@ -93,33 +86,9 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
       }
       return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
     },
-    describeSubreddits: (names) => describeSubreddits(http, names),
+    describeSubreddits: (names, describeOptions) => describeSubreddits(http, names, describeOptions),
     listing: (input) => readListing(http, input),
   };
-}
-
-async function describeSubreddits(http: RedditHttp, names: string[]): Promise<SubredditDescription[]> {
-  const described: SubredditDescription[] = [];
-  for (const batch of chunk(names, MAX_NAMES_PER_INFO)) {
-    const response = await http.get(subredditInfoPath(batch));
-    if (response.status !== 200) {
-      throw new RedditUnavailableError(`Reddit answered a subreddit look-up with HTTP ${response.status}`, undefined, response.status);
-    }
-    const infos = parseSubredditInfos(response.body);
-    for (const name of batch) {
-      const info = infos.get(name.toLowerCase());
-      let reason = info ? info.reason : 'not_found';
-      if (reason === undefined) {
-        const about = await http.get(aboutPath(name));
-        if (isRetryableStatus(about.status)) {
-          throw new RedditUnavailableError(`Reddit answered a subreddit's about page with HTTP ${about.status}`, undefined, about.status);
-        }
-        reason = reasonFromAbout(about.status, about.body);
-      }
-      described.push({ name, displayName: info?.displayName ?? name, state: reason ?? 'ok', nsfw: info?.nsfw ?? false });
-    }
-  }
-  return described;
 }
 
 type PageOutcome = { ok: true } | { ok: false; status: number; body: unknown };

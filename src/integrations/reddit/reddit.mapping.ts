@@ -99,6 +99,9 @@ export function reasonFromSearch(status: number, body: unknown): UnavailableReas
 export function reasonFromAbout(status: number, body: unknown): UnavailableReason | null {
   if (status >= 300 && status < 400) return 'not_found';
   if (status === 403 || status === 404) return reasonFromSearch(status, body);
+  // A name that does not exist may get an empty Listing rather than a redirect (Pyprohly/reddit-api-doc-notes,
+  // docs/api-reference/subreddit.rst, GET /r/{subreddit}/about): a t5's checks would read it as available.
+  if (status === 200 && isObject(body) && body.kind === 'Listing') return 'not_found';
   if (status === 200 && isObject(body) && isObject(body.data)) return reasonFromThing(body.data) ?? null;
   return null;
 }
@@ -121,8 +124,8 @@ export interface SubredditInfo {
 }
 
 /**
- * An `/api/info?sr_name=` listing by lower-case name. Reddit leaves out names that do not exist, so a
- * requested name missing here is `not_found`.
+ * An `/api/info?sr_name=` listing by lower-case name. Reddit leaves out names that do not exist, and
+ * banned ones too: a requested name missing here is asked of its about page (reddit.subreddits.ts).
  */
 export function parseSubredditInfos(body: unknown): Map<string, SubredditInfo> {
   if (!isObject(body) || !isObject(body.data) || !Array.isArray(body.data.children)) {

@@ -53,6 +53,23 @@ export interface SubredditDescription {
   nsfw: boolean;
 }
 
+/** How `describeSubreddits` may spend requests and what it is told of earlier answers. */
+export interface DescribeOptions {
+  /**
+   * At most this many requests, `/api/info` and about pages alike (default: as many as the names
+   * need). Names not settled within them are left out of the answer; the caller asks again later.
+   */
+  maxRequests?: number;
+  /**
+   * The state a name was last recorded with. When `/api/info` answers for it as that state does (left
+   * out: `banned` or `not_found`; a bare record: `banned` or `forbidden`), the state stands and the
+   * about page is not asked again: only a change of answer costs a request per name.
+   */
+  previous?: (name: string) => SubredditDescription['state'] | undefined;
+  /** Hears each answer's descriptions as soon as they are read, so a later failure loses none of them. */
+  onDescribed?: (described: SubredditDescription[]) => Promise<void>;
+}
+
 export interface SearchInput {
   /** Names WITHOUT "r/", already de-duplicated. */
   subreddits: string[];

@@ -114,9 +114,13 @@ function formMessage(problem: AppError, input: Required<MonitorInput>): string {
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
   const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'form'>) => {
     const { accountId } = sessionOf(request);
-    const [list, reddit] = await Promise.all([monitors.list(accountId, { limit: PAGE_SIZE, cursor }), monitors.redditApp()]);
+    const [list, reddit, usage] = await Promise.all([
+      monitors.list(accountId, { limit: PAGE_SIZE, cursor }),
+      monitors.redditApp(),
+      monitors.usage(accountId),
+    ]);
     const activity = await monitors.activity(accountId, list.data.map((m) => m.id));
-    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, reddit, activity, firstPage: !cursor, ...extras });
+    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, reddit, usage, activity, firstPage: !cursor, ...extras });
   };
   /** Another account's monitor is as unknown as a made-up id: the usecases answer 404 for both. */
   const renderMonitor = async (

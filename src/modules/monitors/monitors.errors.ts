@@ -10,6 +10,25 @@ export const monitorsErrors = {
         'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset), so a monitor could never read anything; ' +
         'nothing was created. The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to an approved Reddit app.',
     }),
+  /** Limits per account (monitors.limits.ts): `limit` and `used` let a client show the room left. */
+  limitReached: (limit: number, used: number) =>
+    new AppError({
+      code: 'monitors.limit_reached',
+      status: 422,
+      message:
+        `Your account has ${used} ${used === 1 ? 'monitor' : 'monitors'} and this server allows at most ${limit} per account, ` +
+        'paused ones included; nothing was created. Delete a monitor you no longer need, or add the subreddits and keywords to one you have.',
+      extra: { limit, used },
+    }),
+  tooManySubreddits: (limit: number, used: number, wouldUse: number) =>
+    new AppError({
+      code: 'monitors.too_many_subreddits',
+      status: 422,
+      message:
+        `This would make your monitors watch ${wouldUse} different subreddits, and this server allows at most ${limit} per account ` +
+        `(you watch ${used} now, paused monitors included); nothing was changed. Remove subreddits you no longer need from a monitor, or delete a monitor.`,
+      extra: { limit, used, would_use: wouldUse },
+    }),
   notFound: () => new AppError({ code: 'monitors.not_found', status: 404, message: 'No monitor with this id in your account.' }),
   /**
    * 404 rather than 400: the id has the right form (the schema checked it) but is not a match of this

@@ -43,6 +43,8 @@ export interface CycleReport {
 
 /** How stale a watched subreddit's state (private, banned, …) may get: one look-up per 100 names this often. */
 export const STATE_MAX_AGE_MS = 10 * 60 * 1000;
+/** Look-up requests one cycle may make at most: thousands of new names are learnt over several cycles and never hold up the listings. */
+export const STATE_REQUESTS_PER_CYCLE = 10;
 
 /** What Reddit's failure is called in a monitor's health; null: not Reddit's failure. */
 function errorCode(error: unknown): 'rate_limited' | 'blocked' | 'unavailable' | null {
@@ -99,10 +101,11 @@ export function createMonitorPoller(deps: {
     const staleBefore = new Date(clock().getTime() - STATE_MAX_AGE_MS).toISOString();
     const due = names.filter((name) => (known.get(name)?.checkedAt ?? '') <= staleBefore).slice(0, maxLookups * MAX_SUBREDDITS_PER_LISTING);
     if (due.length === 0) return { states, lookups: 0 };
-    const lookups = Math.ceil(due.length / MAX_SUBREDDITS_PER_LISTING);
+    // Counted in full: a name /api/info leaves out costs an about page too, within the same bound.
+    const lookups = maxLookups;
     let entries: SubredditEntry[];
     try {
-      entries = await deps.subreddits.lookup(due, STATE_MAX_AGE_MS);
+      entries = await deps.subreddits.lookup(due, STATE_MAX_AGE_MS, { maxRequests: maxLookups });
     } catch (error) {
       if (errorCode(error) === null) throw error;
       return { states, lookups }; // Reddit is failing: the listings will say so; read with what is known
@@ -129,7 +132,7 @@ export function createMonitorPoller(deps: {
     const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry]));
     const plan = planReads(monitors, (name) => (known.get(name)?.state ?? 'ok') === 'ok', await repo.lastReads());
     const soon = [...new Set(plan.slice(0, deps.requestsPerCycle).flatMap((group) => group.names))];
-    const { states, lookups } = await statesOf(soon, known, monitors, Math.max(1, Math.floor(deps.requestsPerCycle / 10)));
+    const { states, lookups } = await statesOf(soon, known, monitors, Math.max(1, Math.min(STATE_REQUESTS_PER_CYCLE, Math.floor(deps.requestsPerCycle / 10))));
     let budget = deps.requestsPerCycle - lookups;
     const reads: ReadGroup[] = [];
     for (const [index, group] of plan.entries()) {

@@ -4,7 +4,7 @@
  * monitors.poller.repository.ts.
  */
 import { sql, type Kysely, type Updateable } from 'kysely';
-import type { Tables } from '../../shared/db/database.ts';
+import { isSqlite, type Tables } from '../../shared/db/database.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
 
 /** How many gaps a monitor's health shows. */
@@ -14,6 +14,18 @@ export const createMonitorsRepository = (db: Kysely<Tables>) => ({
   async insert(row: MonitorRow): Promise<void> {
     await db.insertInto('monitors').values(row).execute();
   },
+
+  /**
+   * Holds the account's row until the transaction ends, so two creates or edits of one account cannot
+   * both pass its limits. On SQLite the transaction's BEGIN IMMEDIATE already lets one writer in at a time.
+   */
+  async lockAccount(accountId: string): Promise<void> {
+    if (isSqlite(db)) return;
+    await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+  },
+
+  /** Every monitor of the account, paused ones included, with its subreddits: what its limits count. */
+  subredditsOfAccount: (accountId: string) => db.selectFrom('monitors').select(['id', 'subreddits']).where('account_id', '=', accountId).execute(),
 
   findForAccount: (accountId: string, id: string) =>
     db.selectFrom('monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),

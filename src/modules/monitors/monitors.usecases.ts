@@ -18,6 +18,7 @@ import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
 import type { RedditAppState } from './monitors.reddit-app.ts';
 import { createRedditAppRepository } from './monitors.reddit-app.repository.ts';
+import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable } from './monitors.tables.ts';
 import { toMatchView, toMonitorView } from './monitors.view.ts';
@@ -116,6 +117,8 @@ export interface MonitorsUsecases {
   matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
   /** The state every monitor's health carries, for a page that shows it without a monitor (the dashboard's list). */
   redditApp(): Promise<RedditAppView>;
+  /** The account's monitors and distinct subreddits against its limits (paused monitors count). */
+  usage(accountId: string): Promise<MonitorUsage>;
 }
 
 /** The stored columns of checked settings (JSON for the lists, 0/1 for the flag). */
@@ -148,6 +151,7 @@ export function createMonitorsUsecases(deps: {
   redditConfigured: boolean;
   /** The poller's MONITOR_INTERVAL_SECONDS: a subreddit unread for two of them is stale. */
   intervalSeconds: number;
+  limits: MonitorLimits;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
@@ -166,6 +170,13 @@ export function createMonitorsUsecases(deps: {
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const facts = { directory, cursors, gaps, reddit, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
+  }
+
+  /** In the creating or editing transaction, with the account's row locked, so two racing requests cannot both pass. */
+  async function checkLimits(trx: Database, accountId: string, change: MonitorChange): Promise<void> {
+    const repository = createMonitorsRepository(trx);
+    await repository.lockAccount(accountId);
+    assertWithinLimits(await repository.subredditsOfAccount(accountId), deps.limits, change);
   }
 
   async function owned(accountId: string, id: string): Promise<MonitorRow> {
@@ -194,6 +205,7 @@ export function createMonitorsUsecases(deps: {
         updated_at: at,
       } as MonitorRow;
       await transaction(db, async (trx) => {
+        await checkLimits(trx, accountId, { subreddits: settings.subreddits });
         await idempotencyIn(trx).bind(idempotency, row.id, at);
         await createMonitorsRepository(trx).insert(row);
       });
@@ -233,7 +245,11 @@ export function createMonitorsUsecases(deps: {
         const owed = row.paused_reason === 'insufficient_credits' ? row.resume_from : null;
         Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: owed ?? now, resume_from: owed });
       }
-      if (!(await monitors.update(accountId, id, change))) throw monitorsErrors.notFound();
+      const updated = await transaction(db, async (trx) => {
+        if (settings.subreddits) await checkLimits(trx, accountId, { monitorId: id, subreddits: settings.subreddits });
+        return createMonitorsRepository(trx).update(accountId, id, change);
+      });
+      if (!updated) throw monitorsErrors.notFound();
       return (await viewsOf([await owned(accountId, id)]))[0]!;
     },
 
@@ -251,6 +267,10 @@ export function createMonitorsUsecases(deps: {
         { matches_today: Number(row.matches_since ?? 0), last_match_at: row.last_found_at ?? null },
       ]);
       return { now: now.toISOString(), monitors: new Map(activity) };
+    },
+
+    async usage(accountId) {
+      return usageOf(await monitors.subredditsOfAccount(accountId), deps.limits);
     },
 
     async matches(accountId, id, query) {

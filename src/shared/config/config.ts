@@ -61,6 +61,10 @@ export interface MonitorsConfig {
   pricePerMatch: number;
   /** Listing pages read per subreddit group and source in one cycle before the rest is recorded as a gap. */
   maxPagesPerCycle: number;
+  /** Monitors one account may have, paused ones included. */
+  maxPerAccount: number;
+  /** Distinct subreddits (case-insensitive) across all of one account's monitors, paused ones included. */
+  maxSubredditsPerAccount: number;
 }
 
 /** Slow clients (slow-loris) must not hold connections open for ever. */
@@ -238,6 +242,10 @@ export function loadConfig(env: Env = process.env): Config {
       pricePerMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
       // 10 pages of 100 reach back about as far as Reddit's listings go (about 1,000 things).
       maxPagesPerCycle: integer(env, 'MONITOR_MAX_PAGES_PER_CYCLE', 10, 1, 10),
+      // One Reddit app has about 90 requests a minute for every account: no one account may take most of
+      // them. 500 subreddits are 5 groups of 100 × 2 sources = 10 listing requests a minute at 60 s.
+      maxPerAccount: integer(env, 'MONITOR_MAX_PER_ACCOUNT', 25, 1, 1_000_000),
+      maxSubredditsPerAccount: integer(env, 'MONITOR_MAX_SUBREDDITS_PER_ACCOUNT', 500, 1, 1_000_000),
     },
   };
 }

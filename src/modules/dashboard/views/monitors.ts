@@ -1,3 +1,4 @@
+import type { MonitorUsage } from '../../monitors/monitors.limits.ts';
 import type { MonitorActivity, MonitorView, Page, RedditAppView } from '../../monitors/monitors.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
@@ -14,6 +15,7 @@ export interface MonitorsPage {
    * the monitor's own page has the instants. Its creation time is there too.
    */
   activity: { now: string; monitors: Map<string, MonitorActivity> };
+  usage: MonitorUsage;
   firstPage: boolean;
   /** How Reddit treats the app: a banner says so while it is not ok. */
   reddit: RedditAppView;
@@ -27,6 +29,11 @@ export interface MonitorsPage {
 const SHOWN = 5;
 const some = (texts: string[]) =>
   html`${isolatedList(texts.slice(0, SHOWN))}${texts.length > SHOWN ? html` <span class="muted">+${texts.length - SHOWN} more</span>` : null}`;
+
+/** "3 of 25 monitors · 120 of 500 subreddits": the room left before a create or an edit is refused. */
+const usageLine = ({ monitors, subreddits }: MonitorUsage) =>
+  html`<p class="muted" id="monitor-usage">${monitors.used} of ${monitors.limit} monitors · ${subreddits.used} of ${subreddits.limit} subreddits
+  <span>(different subreddits across all your monitors, paused ones included)</span></p>`;
 
 const NONE: MonitorActivity = { matches_today: 0, last_match_at: null };
 
@@ -65,6 +72,7 @@ export function monitorsPage(view: MonitorsPage): Html {
   with a webhook URL, POSTed to it.</p>
 <section aria-labelledby="your-monitors">
   <h2 id="your-monitors">Your monitors</h2>
+  ${usageLine(view.usage)}
   ${monitorsTable(view.monitors.data, view.activity)}
   ${cursorPager('/dashboard/monitors', view.firstPage, view.monitors.next_cursor, 'More monitors →')}
 </section>
