@@ -99,7 +99,12 @@ export function createMonitorPoller(deps: {
   async function statesOf(names: string[], known: Map<string, SubredditEntry>, monitors: MonitorRow[], maxLookups: number) {
     const states = new Map([...known].map(([name, entry]) => [name, entry.state]));
     const staleBefore = new Date(clock().getTime() - STATE_MAX_AGE_MS).toISOString();
-    const due = names.filter((name) => (known.get(name)?.checkedAt ?? '') <= staleBefore).slice(0, maxLookups * MAX_SUBREDDITS_PER_LISTING);
+    const checked = (name: string) => known.get(name)?.checkedAt ?? '';
+    // Never seen first, then the longest unchecked: what nothing is known of is what most needs knowing.
+    const due = names
+      .filter((name) => checked(name) <= staleBefore)
+      .sort((a, b) => checked(a).localeCompare(checked(b)))
+      .slice(0, maxLookups * MAX_SUBREDDITS_PER_LISTING);
     if (due.length === 0) return { states, lookups: 0 };
     // Counted in full: a name /api/info leaves out costs an about page too, within the same bound.
     const lookups = maxLookups;

@@ -4,7 +4,6 @@
  * reading Reddit and charging for matches is the poller's (monitors.poller.ts).
  */
 import type { Updateable } from 'kysely';
-import type { MatchMode, MonitorSource, PausedReason } from './monitors.tables.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
@@ -16,92 +15,14 @@ import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
-import type { RedditAppState } from './monitors.reddit-app.ts';
 import { createRedditAppRepository } from './monitors.reddit-app.repository.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
-import type { MonitorRow, MonitorsTable } from './monitors.tables.ts';
+import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
+import type { MatchView, MonitorActivity, MonitorHealth, MonitorInput, MonitorPatch, MonitorView, Page, RedditAppView } from './monitors.types.ts';
 import { toMatchView, toMonitorView } from './monitors.view.ts';
 
-/** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */
-export interface MonitorInput {
-  name: string;
-  subreddits: string[];
-  keywords: string[];
-  exclude_keywords?: string[];
-  match?: MatchMode;
-  sources?: MonitorSource[];
-  include_nsfw?: boolean;
-  webhook_url?: string | null;
-  max_matches_per_day?: number | null;
-}
-
-export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused' };
-
-export type SubredditHealthState = 'ok' | 'private' | 'banned' | 'not_found' | 'quarantined';
-export type RedditErrorCode = 'rate_limited' | 'blocked' | 'unavailable';
-
-/** How Reddit treats the service's app, as the poller last saw it; `since` is null while it never saw trouble. */
-export interface RedditAppView {
-  state: RedditAppState;
-  since: string | null;
-}
-
-export interface MonitorHealth {
-  /** `stale`: a subreddit Reddit would serve went unread too long; `unavailable`: Reddit refuses a subreddit; `ok` otherwise. */
-  status: 'ok' | 'stale' | 'unavailable';
-  reddit: RedditAppView;
-  subreddits: {
-    subreddit: string;
-    state: SubredditHealthState;
-    /** Not read for more than two poller intervals (only ever for an active monitor). */
-    stale: boolean;
-    last_read_at: string | null;
-    last_error: { code: RedditErrorCode; at: string } | null;
-  }[];
-  /** Newest first, at most 20. */
-  gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
-}
-
-/** A monitor as the API shows it: its settings as stored, and its state. */
-export interface MonitorView extends MonitorSettings {
-  id: string;
-  status: 'active' | 'paused';
-  paused_reason: PausedReason | null;
-  paused_until: string | null;
-  health: MonitorHealth;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface MatchView {
-  id: string;
-  monitor_id: string;
-  type: 'post' | 'comment';
-  reddit_id: string;
-  subreddit: string;
-  title: string;
-  body: string;
-  author: string;
-  permalink: string;
-  created_at: string;
-  matched_keywords: string[];
-  found_at: string;
-}
-
-/** What a monitor matched lately, as the Monitors list shows it. */
-export interface MonitorActivity {
-  /** Matches stored since 00:00 UTC today. */
-  matches_today: number;
-  /** When the newest match was stored; null: none yet. */
-  last_match_at: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity, Page } from './monitors.types.ts';
 
 export interface MonitorsUsecases {
   /** `idempotency`: the request's Idempotency-Key, bound to the monitor in the transaction that creates it. */
