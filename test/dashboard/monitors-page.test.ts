@@ -139,7 +139,7 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     expect((await browser.get('/dashboard/monitors')).body).toContain('Paused by you');
 
     for (const [reason, words] of [
-      ['insufficient_credits', 'Paused: out of credits — add credits, then resume'],
+      ['insufficient_credits', 'Paused: out of credits — it resumes by itself once credits are added, and catches up on what it missed'],
       ['daily_cap', 'Paused until 00:00 UTC: daily cap reached'],
     ] as const) {
       await app.database.db.updateTable('monitors').set({ paused_reason: reason }).where('id', '=', id).execute();

@@ -50,7 +50,7 @@ export const isolatedList = (texts: string[]) => texts.map((text, i) => html`${i
 /** Why a paused monitor is paused, and what brings it back. */
 export function pausedText(monitor: Pick<MonitorView, 'status' | 'paused_reason'>): string | null {
   if (monitor.status !== 'paused') return null;
-  if (monitor.paused_reason === 'insufficient_credits') return 'Paused: out of credits — add credits, then resume';
+  if (monitor.paused_reason === 'insufficient_credits') return 'Paused: out of credits — it resumes by itself once credits are added, and catches up on what it missed';
   if (monitor.paused_reason === 'daily_cap') return 'Paused until 00:00 UTC: daily cap reached';
   return 'Paused by you';
 }
