@@ -10,12 +10,10 @@
  * Usage: npm run bench:monitors [-- --minutes 30 --seed 1 --per-minute 300]
  */
 import { parseArgs } from 'node:util';
-import { createServices } from '../src/app/container.ts';
 import { windowOf } from '../src/integrations/reddit/reddit.budget.ts';
 import { buildKeywordIndex } from '../src/modules/monitors/monitors.matcher.ts';
-import { loadConfig } from '../src/shared/config/config.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
-import { tempSqliteUrl } from './support.ts';
+import { simulatedServices } from './support.ts';
 import { createWorkload } from './monitors.workload.ts';
 import { runFairShare } from './monitors.fair-share.ts';
 
@@ -54,19 +52,10 @@ for (const subreddit of workload.subreddits) {
   fake.addComment({ subreddit, body: 'older comment', link_id: post.id, created_utc: start / 1000 - 3000 });
 }
 
-const services = await createServices(
-  loadConfig({
-    DATABASE_URL: tempSqliteUrl(),
-    LOG_LEVEL: 'silent',
-    REDDIT_API_URL: fake.url,
-    REDDIT_AUTH_URL: fake.url,
-    REDDIT_CLIENT_ID: fake.clientId,
-    REDDIT_CLIENT_SECRET: fake.clientSecret,
-    REDDIT_REQUESTS_PER_MINUTE: String(BUDGET),
-    MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
-  }),
-  { clock: () => new Date(now), sleep, redditOptions: { sleep, timeoutMs: 10_000 } },
-);
+const services = await simulatedServices(fake, { now: () => now, sleep }, {
+  REDDIT_REQUESTS_PER_MINUTE: String(BUDGET),
+  MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
+});
 
 try {
   const accounts: string[] = [];

@@ -6,11 +6,9 @@
  * normal account's recall and detection latency (the target: p95 within two intervals) and what the
  * greedy account got: its share of the reads, its latency and its gaps.
  */
-import { createServices } from '../src/app/container.ts';
-import { loadConfig } from '../src/shared/config/config.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { seeded } from './monitors.workload.ts';
-import { tempSqliteUrl } from './support.ts';
+import { simulatedServices } from './support.ts';
 
 const INTERVAL_S = 60;
 const GREEDY_MONITORS = 50;
@@ -27,21 +25,12 @@ export async function runFairShare(options: { minutes: number; seed: number }) {
   const greedyNames = Array.from({ length: GREEDY_MONITORS * 100 }, (_, i) => `greedy${String(i).padStart(4, '0')}`);
   for (const name of [...greedyNames, ...NORMAL_SUBREDDITS]) fake.subreddits.set(name, 'public');
 
-  const services = await createServices(
-    loadConfig({
-      DATABASE_URL: tempSqliteUrl(),
-      LOG_LEVEL: 'silent',
-      REDDIT_API_URL: fake.url,
-      REDDIT_AUTH_URL: fake.url,
-      REDDIT_CLIENT_ID: fake.clientId,
-      REDDIT_CLIENT_SECRET: fake.clientSecret,
-      REDDIT_REQUESTS_PER_MINUTE: '90',
-      MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
-      MONITOR_MAX_PER_ACCOUNT: '1000',
-      MONITOR_MAX_SUBREDDITS_PER_ACCOUNT: '100000',
-    }),
-    { clock: () => new Date(now), sleep, redditOptions: { sleep, timeoutMs: 10_000 } },
-  );
+  const services = await simulatedServices(fake, { now: () => now, sleep }, {
+    REDDIT_REQUESTS_PER_MINUTE: '90',
+    MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
+    MONITOR_MAX_PER_ACCOUNT: '1000',
+    MONITOR_MAX_SUBREDDITS_PER_ACCOUNT: '100000',
+  });
   try {
     const account = async (name: string) => {
       const created = await services.accounts.createAccount(`${name}@bench.local`);

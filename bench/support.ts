@@ -4,7 +4,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { Services } from '../src/app/container.ts';
+import { createServices, type Services } from '../src/app/container.ts';
+import { loadConfig } from '../src/shared/config/config.ts';
 
 export interface Scenario {
   name: string;
@@ -126,4 +127,25 @@ export function printTable(rows: { name: string; rps: number; p99: number }[], b
       `${row.name.padEnd(width)}  ${row.rps.toFixed(0).padStart(8)}  ${String(row.p99).padStart(6)}  ${(row.rps / baseline).toFixed(2)}\n`,
     );
   }
+}
+
+/**
+ * The service on simulated time with a SQLite file, against a fake Reddit: `now()` is its clock, and
+ * waits for the Reddit budget call `sleep`, which moves that clock instead of sleeping.
+ */
+export function simulatedServices(
+  fake: { url: string; clientId: string; clientSecret: string },
+  time: { now: () => number; sleep: (ms: number) => Promise<void> },
+  env: Record<string, string>,
+) {
+  const config = loadConfig({
+    DATABASE_URL: tempSqliteUrl(),
+    LOG_LEVEL: 'silent',
+    REDDIT_API_URL: fake.url,
+    REDDIT_AUTH_URL: fake.url,
+    REDDIT_CLIENT_ID: fake.clientId,
+    REDDIT_CLIENT_SECRET: fake.clientSecret,
+    ...env,
+  });
+  return createServices(config, { clock: () => new Date(time.now()), sleep: time.sleep, redditOptions: { sleep: time.sleep, timeoutMs: 10_000 } });
 }
