@@ -60,3 +60,35 @@ describe.each(engines)('one account cannot blind the others, on %s', (engine) =>
     expect(read.length).toBeGreaterThan(14 * 100);
   });
 });
+
+describe.each(engines)('a group cut short by the cycle’s share, on %s', (engine) => {
+  let app: TestApp;
+  let clock: PinnedClock;
+  beforeAll(async () => {
+    // 4 requests a minute: a cycle may make 3, less a look-up when one is due.
+    ({ app, clock } = await startMonitorsApp(engine, { env: { REDDIT_REQUESTS_PER_MINUTE: '4' }, waitsMoveClock: true }));
+  });
+  afterAll(() => app.close());
+
+  it('delivers what it read at once, records no gap the first time, and records the gap and moves on when cut again', async () => {
+    const { token } = await app.accountWithKey(10_000);
+    app.reddit.subreddits.set('busy', 'public');
+    const monitor = await createMonitor(app, token, { subreddits: ['r/busy'], keywords: ['word'] });
+    await cycle(app);
+    clock.advance(60);
+    await cycle(app); // read well: the mark is set
+    clock.advance(30);
+    for (let i = 0; i < 600; i++) app.reddit.addPost({ subreddit: 'busy', title: `word ${i}`, created_utc: clock.seconds() });
+    clock.advance(30);
+    const first = await cycle(app);
+    expect(first).toMatchObject({ deferred: 1, gaps: 0 });
+    const afterFirst = (await storedMatches(app, monitor.id)).length;
+    expect(afterFirst).toBeGreaterThanOrEqual(200);
+    clock.advance(60);
+    const second = await cycle(app);
+    expect(second?.gaps).toBe(1);
+    const health = await (await app.api('GET', `/api/v1/monitors/${monitor.id}`, { token })).json();
+    expect(health.health.gaps).toHaveLength(1);
+    expect((await storedMatches(app, monitor.id)).length).toBe(afterFirst);
+  });
+});

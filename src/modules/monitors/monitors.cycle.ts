@@ -13,7 +13,14 @@ export interface Found {
   keywords: string[];
 }
 
-export type ReadGroup = GroupRead & { names: string[]; source: MonitorSource; marks: Map<string, Mark>; since: string | null };
+export type ReadGroup = GroupRead & {
+  names: string[];
+  source: MonitorSource;
+  marks: Map<string, Mark>;
+  since: string | null;
+  /** Cut short by the cycle's share of the budget: its matches count, its marks stay and it leaves no gap. */
+  cut?: boolean;
+};
 
 export interface GapRow {
   monitorId: string;
@@ -68,7 +75,7 @@ export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index
 export function gapsOf(reads: ReadGroup[], monitors: MonitorRow[]): GapRow[] {
   const gaps: GapRow[] = [];
   for (const read of reads) {
-    if (read.complete || !read.oldest) continue;
+    if (read.complete || read.cut || !read.oldest) continue;
     const oldest = read.oldest;
     const missedFrom = new Map<string, string>();
     for (const name of read.names) {

@@ -135,7 +135,10 @@ export function createMonitorPoller(deps: {
   async function readAll(monitors: MonitorRow[], report: CycleReport, now: Date) {
     const at = now.toISOString();
     const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry]));
-    const plan = planReads(monitors, (name) => (known.get(name)?.state ?? 'ok') === 'ok', await repo.lastReads());
+    const lastReads = await repo.lastReads();
+    const plan = planReads(monitors, (name) => (known.get(name)?.state ?? 'ok') === 'ok', lastReads);
+    // A group read by the last cycle may wait one cycle; one that already waited takes what it gets.
+    const recently = new Date(now.getTime() - 1.5 * intervalMs).toISOString();
     const soon = [...new Set(plan.slice(0, deps.requestsPerCycle).flatMap((group) => group.names))];
     const { states, lookups } = await statesOf(soon, known, monitors, Math.max(1, Math.min(STATE_REQUESTS_PER_CYCLE, Math.floor(deps.requestsPerCycle / 10))));
     let budget = deps.requestsPerCycle - lookups;
@@ -156,9 +159,13 @@ export function createMonitorPoller(deps: {
         report.requests += read.requests;
         budget -= read.requests;
         report.ignored += read.ignored.foreign + read.ignored.implausible;
-        if (!read.refused && !read.complete && pages < config.maxPagesPerCycle && read.requests === pages) {
-          // Cut short by this cycle's share, not by the page cap: no gap; the next cycle reads it again from its marks, first.
+        const fresh = names.every((name) => (lastReads[source].get(name) ?? '') >= recently);
+        if (fresh && !read.refused && !read.complete && pages < config.maxPagesPerCycle && read.requests === pages) {
+          // Cut short by this cycle's share, not by the page cap: what was read is delivered now, but the
+          // marks stay and no gap is recorded; the next cycle reads it first, from those marks. Only once:
+          // a group cut again records its gap and moves on, so a lasting shortage cannot hold it back for ever.
           report.deferred++;
+          reads.push({ ...read, names, source, marks, since, cut: true });
         } else if (read.refused) {
           // One name left in the group and Reddit refuses it: the directory learns, the monitors hear.
           await deps.subreddits.record(names[0]!, read.refused);
@@ -183,7 +190,7 @@ export function createMonitorPoller(deps: {
     return transaction(db, async (trx) => {
       const fenced = createPollerRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
-      for (const read of reads) await fenced.advance(read.names, read.source, read, at);
+      for (const read of reads) if (!read.cut) await fenced.advance(read.names, read.source, read, at);
       for (const gap of gaps) await fenced.insertGap({ ...gap, now: at });
       return true;
     });
