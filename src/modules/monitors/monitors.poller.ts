@@ -226,7 +226,7 @@ export function createMonitorPoller(deps: {
           await delivery.announce(byId.get(gap.monitorId)!, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
         }
       }
-      await creditPauses.catchUp(monitors, index, fence, report);
+      await creditPauses.catchUp(monitors, index, fence, report, deps.requestsPerCycle);
     }
     await delivery.flush();
   }

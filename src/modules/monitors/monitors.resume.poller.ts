@@ -104,11 +104,13 @@ export function createCreditResume(deps: {
    * cycle's regular read, so what it reads reaches at least as far as the marks that read moved:
    * the regular reads that follow take over from there.
    */
-  async function catchUp(monitors: MonitorRow[], index: KeywordIndex, fence: Fence, tally: Tally): Promise<void> {
+  async function catchUp(monitors: MonitorRow[], index: KeywordIndex, fence: Fence, tally: Tally, allowance: number): Promise<void> {
     if (!deps.reddit) return;
     for (const monitor of monitors) {
       const from = monitor.resume_from;
       if (from === null) continue;
+      // The cycle's share of the budget is spent (`tally` counts the regular reads too): the rest catch up next cycle.
+      if (tally.requests >= allowance) return;
       const reads = await readBack(monitor, from, tally);
       if (reads === 'stop') return;
       if (reads === 'later') continue;
