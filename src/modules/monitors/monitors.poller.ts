@@ -11,7 +11,7 @@ import type { MonitorsConfig } from '../../shared/config/config.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { RedditBudgetExhaustedError } from '../../integrations/reddit/reddit.errors.ts';
 import { MAX_SUBREDDITS_PER_LISTING } from '../../integrations/reddit/reddit.query.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './monitors.delivery.ts';
@@ -22,6 +22,7 @@ import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGr
 import { readGroup } from './monitors.reading.ts';
 import { planReads } from './monitors.schedule.ts';
 import { watchRedditApp } from './monitors.reddit-app.poller.ts';
+import { readErrorOf } from './monitors.reddit-app.ts';
 import { isCaughtUp } from './monitors.resume.ts';
 import { createCreditResume } from './monitors.resume.poller.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
@@ -45,13 +46,6 @@ export interface CycleReport {
 export const STATE_MAX_AGE_MS = 10 * 60 * 1000;
 /** Look-up requests one cycle may make at most: thousands of new names are learnt over several cycles and never hold up the listings. */
 export const STATE_REQUESTS_PER_CYCLE = 10;
-
-/** What Reddit's failure is called in a monitor's health; null: not Reddit's failure. */
-function errorCode(error: unknown): 'rate_limited' | 'blocked' | 'unavailable' | null {
-  if (error instanceof RedditBlockedError) return 'blocked';
-  if (error instanceof RedditUnavailableError) return error.upstreamStatus === 429 ? 'rate_limited' : 'unavailable';
-  return null;
-}
 
 export function createMonitorPoller(deps: {
   db: Database;
@@ -112,7 +106,7 @@ export function createMonitorPoller(deps: {
     try {
       entries = await deps.subreddits.lookup(due, STATE_MAX_AGE_MS, { maxRequests: maxLookups });
     } catch (error) {
-      if (errorCode(error) === null) throw error;
+      if (readErrorOf(error) === null) throw error;
       return { states, lookups }; // Reddit is failing: the listings will say so; read with what is known
     }
     for (const entry of entries) {
@@ -174,7 +168,7 @@ export function createMonitorPoller(deps: {
       } catch (error) {
         // This server's own budget is spent: the rest is read next cycle, which starts later (the interval stretches).
         if (error instanceof RedditBudgetExhaustedError) return reads;
-        const code = errorCode(error);
+        const code = readErrorOf(error);
         if (code === null) throw error;
         report.errors++;
         budget--;

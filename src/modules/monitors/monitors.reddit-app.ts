@@ -34,8 +34,14 @@ export const noReads = (): ReadTally => ({ ok: 0, blocked: 0, failing: 0 });
  */
 export function outcomeOf(error: unknown): 'blocked' | 'failing' | null {
   if (error instanceof RedditBudgetExhaustedError) return null;
+  const code = readErrorOf(error);
+  return code === null ? null : code === 'blocked' ? 'blocked' : 'failing';
+}
+
+/** What Reddit's failure is called in a subreddit's health (`monitor_cursors.error`); null: not Reddit's failure. */
+export function readErrorOf(error: unknown): 'rate_limited' | 'blocked' | 'unavailable' | null {
   if (error instanceof RedditBlockedError) return 'blocked';
-  if (error instanceof RedditUnavailableError) return 'failing';
+  if (error instanceof RedditUnavailableError) return error.upstreamStatus === 429 ? 'rate_limited' : 'unavailable';
   return null;
 }
 
