@@ -11,7 +11,7 @@ import type { RandomBytes } from '../../shared/crypto/random.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
-import type { Found } from './monitors.cycle.ts';
+import type { Found, GapRow } from './monitors.cycle.ts';
 import { utcDayStart } from './monitors.days.ts';
 import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
 import type { MonitorRow, PausedReason } from './monitors.tables.ts';
@@ -131,6 +131,10 @@ export function createMatchDelivery(deps: {
     });
   }
 
+  /** The `monitor.health` event of a stretch the poller could not read for this monitor. */
+  const announceGap = (monitor: MonitorRow, gap: GapRow) =>
+    announce(monitor, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
+
   /** Sends every monitor.matches delivery stored but not yet enqueued. */
   async function flush(): Promise<number> {
     let sent = 0;
@@ -163,7 +167,7 @@ export function createMatchDelivery(deps: {
     }
   }
 
-  return { store, announce, flush };
+  return { store, announce, announceGap, flush };
 }
 
 export type MatchDelivery = ReturnType<typeof createMatchDelivery>;

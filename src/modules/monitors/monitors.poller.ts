@@ -217,7 +217,7 @@ export function createMonitorPoller(deps: {
       if (await commit(cycle, reads, gaps, at)) {
         report.gaps = gaps.length;
         for (const gap of gaps) {
-          await delivery.announce(byId.get(gap.monitorId)!, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
+          await delivery.announceGap(byId.get(gap.monitorId)!, gap);
         }
       }
       await creditPauses.catchUp(monitors, index, fence, report, deps.requestsPerCycle);

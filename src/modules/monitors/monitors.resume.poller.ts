@@ -121,7 +121,7 @@ export function createCreditResume(deps: {
       const gaps = catchUpGaps(reads, monitor, from);
       if (!(await commit(monitor, from, paused === null, gaps, fence))) continue;
       for (const gap of gaps) {
-        await delivery.announce(monitor, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
+        await delivery.announceGap(monitor, gap);
       }
     }
   }
