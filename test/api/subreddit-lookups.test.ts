@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedditUnavailableError } from '../../src/integrations/reddit/reddit.errors.ts';
 import { migrate } from '../../src/shared/db/migrate.ts';
-import { STATE_REQUESTS_PER_CYCLE } from '../../src/modules/monitors/monitors.poller.ts';
+import { STATE_REQUESTS_PER_CYCLE } from '../../src/modules/monitors/poller/poller.usecases.ts';
 import type { TestApp } from '../support/app.ts';
 import { engines, openTestDatabase } from '../support/engines.ts';
 import { createMonitor, cycle, listingRequests, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';

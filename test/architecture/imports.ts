@@ -19,7 +19,7 @@ const LAYERS: [prefix: string, rank: number][] = [
 /** A module file's role, from its name: the HTTP edge, the usecases, the repository, or the rest. */
 export function roleRank(path: string): number {
   if (/\.(routes|hooks)\.ts$|-routes\.ts$|\/views\/|\/dashboard\/dashboard\.[a-z]+\.ts$|\/html\.ts$/.test(path)) return 3;
-  if (/\.(usecases|runner|recovery|poller|delivery)\.ts$/.test(path)) return 2;
+  if (/\.(usecases|runner|recovery|delivery)\.ts$/.test(path)) return 2;
   if (/\.(repository|stores|budget-stores)\.ts$/.test(path)) return 1;
   return 0;
 }

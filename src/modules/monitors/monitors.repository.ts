@@ -1,7 +1,7 @@
 /**
  * The API's reads and writes of monitors: their rows, their pages of matches, and what their health is
  * made of (the poller's cursors and the gaps it recorded). The poller's own writes live in
- * monitors.poller.repository.ts.
+ * poller/poller.repository.ts.
  */
 import { sql, type Kysely, type Updateable } from 'kysely';
 import { isSqlite, type Tables } from '../../shared/db/database.ts';

@@ -29,7 +29,7 @@ export interface MonitorsTable {
   watch_from: string;
   /**
    * Set by a pause for credits: the `created_at` of the first match that could not be paid for. Once
-   * the monitor is active again the poller reads its subreddits back to it (monitors.resume.poller.ts)
+   * the monitor is active again the poller reads its subreddits back to it (poller/resume.usecases.ts)
    * and clears it; null when nothing is owed.
    */
   resume_from: string | null;
@@ -81,7 +81,7 @@ export interface MonitorCursorsTable {
   mark: string | null;
   /** The newest created_at read. */
   mark_at: string | null;
-  /** JSON: { fullname: created_at } of what was read in the overlap before `mark_at` (see monitors.reading.ts). */
+  /** JSON: { fullname: created_at } of what was read in the overlap before `mark_at` (see poller/poller.reading.ts). */
   seen: string | null;
   read_at: string | null;
   /** 'rate_limited' | 'blocked' | 'unavailable' */

@@ -3,7 +3,7 @@
  * Types only, so the pure helpers (health, views) can name them as well as the usecases.
  */
 import type { MonitorSettings } from './monitors.input.ts';
-import type { RedditAppState } from './monitors.reddit-app.ts';
+import type { RedditAppState } from './poller/reddit-app.ts';
 import type { MatchMode, MonitorSource, PausedReason } from './monitors.tables.ts';
 
 /** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */

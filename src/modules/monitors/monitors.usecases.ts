@@ -1,7 +1,7 @@
 /**
  * What an account does with its monitors (the API, the dashboard and the CLI all come through here):
  * create, list, read, edit, pause or resume, delete, and page through the matches. All of it is free;
- * reading Reddit and charging for matches is the poller's (monitors.poller.ts).
+ * reading Reddit and charging for matches is the poller's (poller/poller.usecases.ts).
  */
 import type { Updateable } from 'kysely';
 import { newId } from '../../shared/crypto/ids.ts';
@@ -15,7 +15,7 @@ import { utcDayStart } from './monitors.days.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
-import { createRedditAppRepository } from './monitors.reddit-app.repository.ts';
+import { createRedditAppRepository } from './poller/reddit-app.repository.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';

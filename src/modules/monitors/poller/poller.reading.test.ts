@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ListingInput, ListingOutput, RedditItem } from '../../integrations/reddit/reddit.types.ts';
-import { nextMark, readGroup, type Mark } from './monitors.reading.ts';
+import type { ListingInput, ListingOutput, RedditItem } from '../../../integrations/reddit/reddit.types.ts';
+import { nextMark, readGroup, type Mark } from './poller.reading.ts';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 0, 0, second)).toISOString();
 const NOW = new Date(Date.UTC(2026, 10, 23, 1));

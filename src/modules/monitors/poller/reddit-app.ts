@@ -1,9 +1,9 @@
 /**
  * Whether Reddit lets the poller read, decided from how its listing requests went in one cycle, and
  * whether that is news: a change is logged and announced once, never on every cycle. No I/O here;
- * monitors.reddit-app.poller.ts counts the answers, stores the state and tells.
+ * poller/reddit-app.usecases.ts counts the answers, stores the state and tells.
  */
-import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
 
 /**
  * `blocked`: Reddit refuses the app itself (credentials refused, app not approved, the block page);

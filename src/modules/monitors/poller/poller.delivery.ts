@@ -4,18 +4,18 @@
  * some had to be left out. Webhooks go out from an outbox: each stored match names the delivery it
  * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
  */
-import { creditsIn } from '../credits/credits.usecases.ts';
-import { AppError } from '../../shared/errors.ts';
-import { idOf, newId } from '../../shared/crypto/ids.ts';
-import type { RandomBytes } from '../../shared/crypto/random.ts';
+import { creditsIn } from '../../credits/credits.usecases.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { idOf, newId } from '../../../shared/crypto/ids.ts';
+import type { RandomBytes } from '../../../shared/crypto/random.ts';
 import type { Kysely } from 'kysely';
-import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
-import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
-import type { Found, GapRow } from './monitors.cycle.ts';
-import { utcDayStart } from './monitors.days.ts';
-import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
-import type { MonitorRow, PausedReason } from './monitors.tables.ts';
-import { toMatchView } from './monitors.view.ts';
+import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
+import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
+import type { Found, GapRow } from './poller.cycle.ts';
+import { utcDayStart } from '../monitors.days.ts';
+import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
+import type { MonitorRow, PausedReason } from '../monitors.tables.ts';
+import { toMatchView } from '../monitors.view.ts';
 
 /**
  * Renews the poller's lease inside the storing transaction, locking its row until the commit: matches

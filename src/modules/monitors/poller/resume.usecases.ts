@@ -1,7 +1,7 @@
 /**
  * Nothing lost to a pause for credits (issue 21). A monitor that paused because its account could not
  * pay remembers where it stopped (`resume_from`, the `created_at` of the first match left out, see
- * monitors.delivery.ts). Each poller cycle resumes those whose account can pay for a match again, and
+ * poller/poller.delivery.ts). Each poller cycle resumes those whose account can pay for a match again, and
  * catches up every active monitor that still owes a stretch: it reads the monitor's own subreddits
  * back to `resume_from` (as far as Reddit's listings reach), stores what matches oldest first through
  * the normal delivery (the unique (monitor, thing) key skips what is already stored), records a gap
@@ -10,19 +10,19 @@
  * the monitor with a new `resume_from`.
  */
 import type { Kysely } from 'kysely';
-import type { MonitorsConfig } from '../../shared/config/config.ts';
-import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
-import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
-import { creditsIn } from '../credits/credits.usecases.ts';
-import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
-import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
-import type { MatchDelivery } from './monitors.delivery.ts';
-import type { KeywordIndex } from './monitors.matcher.ts';
-import { createPollerRepository } from './monitors.poller.repository.ts';
-import { readGroup, type Mark } from './monitors.reading.ts';
-import { canPay, catchUpGaps, catchUpGroups } from './monitors.resume.ts';
-import type { MonitorRow } from './monitors.tables.ts';
+import type { MonitorsConfig } from '../../../shared/config/config.ts';
+import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
+import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
+import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
+import { creditsIn } from '../../credits/credits.usecases.ts';
+import type { SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
+import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
+import type { MatchDelivery } from './poller.delivery.ts';
+import type { KeywordIndex } from '../monitors.matcher.ts';
+import { createPollerRepository } from './poller.repository.ts';
+import { readGroup, type Mark } from './poller.reading.ts';
+import { canPay, catchUpGaps, catchUpGroups } from './resume.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
 
 /** Renews this cycle's poller lease inside a transaction; false when it was lost. */
 type Fence = (trx: Kysely<Tables>) => Promise<boolean>;

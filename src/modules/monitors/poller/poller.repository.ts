@@ -4,10 +4,10 @@
  * poll at a time. The API's reads of the same tables live in monitors.repository.ts.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../../shared/db/database.ts';
-import { nextMark, type GroupRead, type Mark } from './monitors.reading.ts';
-import type { LastReads } from './monitors.schedule.ts';
-import type { MonitorSource, PausedReason } from './monitors.tables.ts';
+import type { Tables } from '../../../shared/db/database.ts';
+import { nextMark, type GroupRead, type Mark } from './poller.reading.ts';
+import type { LastReads } from './poller.schedule.ts';
+import type { MonitorSource, PausedReason } from '../monitors.tables.ts';
 
 const LEASE = 'monitors';
 

@@ -10,9 +10,9 @@
  * packed together, 100 to a request, so small accounts share requests and the number of requests
  * still grows with distinct subreddits, not accounts.
  */
-import { MAX_SUBREDDITS_PER_LISTING } from '../../integrations/reddit/reddit.query.ts';
-import { subredditsOf } from './monitors.cycle.ts';
-import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+import { MAX_SUBREDDITS_PER_LISTING } from '../../../integrations/reddit/reddit.query.ts';
+import { subredditsOf } from './poller.cycle.ts';
+import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
 export interface PlannedGroup {
   source: MonitorSource;

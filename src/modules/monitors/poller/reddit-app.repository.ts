@@ -1,7 +1,7 @@
 /** The stored state of Reddit as the poller last saw it (one row, table reddit_app_state). */
 import type { Kysely } from 'kysely';
-import type { Tables } from '../../shared/db/database.ts';
-import { NEVER_TROUBLED, type RedditAppState, type RedditAppStatus } from './monitors.reddit-app.ts';
+import type { Tables } from '../../../shared/db/database.ts';
+import { NEVER_TROUBLED, type RedditAppState, type RedditAppStatus } from './reddit-app.ts';
 
 const OBSERVER = 'monitors';
 

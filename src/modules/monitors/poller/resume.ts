@@ -1,13 +1,13 @@
 /**
  * The pure steps of catching up a monitor that paused for credits (issue 21): whether its account can
  * pay again, which of its own subreddits to read back, and which stretches that read could not reach.
- * No I/O, so each rule is tested on its own; monitors.resume.poller.ts does the reading and storing.
+ * No I/O, so each rule is tested on its own; poller/resume.usecases.ts does the reading and storing.
  */
-import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
-import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
-import { subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
-import type { GroupRead } from './monitors.reading.ts';
-import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../../integrations/reddit/reddit.query.ts';
+import type { SubredditsTable } from '../../subreddits/subreddits.tables.ts';
+import { subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
+import type { GroupRead } from './poller.reading.ts';
+import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
 /**
  * Reddit lists about 1,000 things per listing and then ends, as if there were nothing older: a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadGroup } from './monitors.cycle.ts';
-import { canPay, catchUpGaps, catchUpGroups, fellShort, isCaughtUp } from './monitors.resume.ts';
-import type { MonitorRow } from './monitors.tables.ts';
+import type { ReadGroup } from './poller.cycle.ts';
+import { canPay, catchUpGaps, catchUpGroups, fellShort, isCaughtUp } from './resume.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 0, 0, second)).toISOString();
 

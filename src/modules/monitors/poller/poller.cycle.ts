@@ -2,10 +2,10 @@
  * The pure steps of a poller cycle: which subreddits to read, which monitor each new thing matches,
  * and which stretches of time went unread (gaps). No I/O, so each rule is tested on its own.
  */
-import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
-import type { KeywordIndex } from './monitors.matcher.ts';
-import type { GroupRead, Mark } from './monitors.reading.ts';
-import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
+import type { KeywordIndex } from '../monitors.matcher.ts';
+import type { GroupRead, Mark } from './poller.reading.ts';
+import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
 /** One thing a monitor's keywords were found in, with the keywords found. */
 export interface Found {

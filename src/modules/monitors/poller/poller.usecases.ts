@@ -7,25 +7,25 @@
  * the subreddits and their traffic, never with monitors, keywords or accounts.
  */
 import type { Logger } from 'pino';
-import type { MonitorsConfig } from '../../shared/config/config.ts';
+import type { MonitorsConfig } from '../../../shared/config/config.ts';
 import type { Kysely } from 'kysely';
-import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
-import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import { RedditBudgetExhaustedError } from '../../integrations/reddit/reddit.errors.ts';
-import { MAX_SUBREDDITS_PER_LISTING } from '../../integrations/reddit/reddit.query.ts';
-import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
-import type { MatchDelivery } from './monitors.delivery.ts';
-import { stateOf } from './monitors.health.ts';
-import { buildKeywordIndex, type KeywordIndex } from './monitors.matcher.ts';
-import { createPollerRepository, PollerLeaseLost } from './monitors.poller.repository.ts';
-import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './monitors.cycle.ts';
-import { readGroup } from './monitors.reading.ts';
-import { planReads } from './monitors.schedule.ts';
-import { watchRedditApp } from './monitors.reddit-app.poller.ts';
-import { readErrorOf } from './monitors.reddit-app.ts';
-import { isCaughtUp } from './monitors.resume.ts';
-import { createCreditResume } from './monitors.resume.poller.ts';
-import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
+import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
+import { RedditBudgetExhaustedError } from '../../../integrations/reddit/reddit.errors.ts';
+import { MAX_SUBREDDITS_PER_LISTING } from '../../../integrations/reddit/reddit.query.ts';
+import type { SubredditEntry, SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
+import type { MatchDelivery } from './poller.delivery.ts';
+import { stateOf } from '../monitors.health.ts';
+import { buildKeywordIndex, type KeywordIndex } from '../monitors.matcher.ts';
+import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
+import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
+import { readGroup } from './poller.reading.ts';
+import { planReads } from './poller.schedule.ts';
+import { watchRedditApp } from './reddit-app.usecases.ts';
+import { readErrorOf } from './reddit-app.ts';
+import { isCaughtUp } from './resume.ts';
+import { createCreditResume } from './resume.usecases.ts';
+import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
 export interface CycleReport {
   cycle: number;
@@ -54,7 +54,7 @@ export function createMonitorPoller(deps: {
   delivery: MatchDelivery;
   clock: () => Date;
   config: MonitorsConfig;
-  /** Listing requests one cycle may make (see requestsPerCycle in monitors.schedule.ts). */
+  /** Listing requests one cycle may make (see requestsPerCycle in poller/poller.schedule.ts). */
   requestsPerCycle: number;
   /** Who holds the lease: unique per process. */
   holder: string;

@@ -10,10 +10,10 @@
  * `LISTING_OVERLAP_MS` before it. A read goes back to the mark less the overlap, and a thing in that
  * stretch is new unless its fullname was read already, whatever its id.
  */
-import { MONITORS_CONSUMER } from '../../integrations/reddit/reddit.budget.ts';
-import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import type { RedditItem, UnavailableReason } from '../../integrations/reddit/reddit.types.ts';
-import type { MonitorSource } from './monitors.tables.ts';
+import { MONITORS_CONSUMER } from '../../../integrations/reddit/reddit.budget.ts';
+import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
+import type { RedditItem, UnavailableReason } from '../../../integrations/reddit/reddit.types.ts';
+import type { MonitorSource } from '../monitors.tables.ts';
 
 /**
  * How far before a mark the next read looks again. Reddit's listings show things 10–12 s after their

@@ -8,7 +8,7 @@ export interface RedditAppStateTable {
   since: string;
 }
 
-declare module '../../shared/db/database.ts' {
+declare module '../../../shared/db/database.ts' {
   interface Tables {
     reddit_app_state: RedditAppStateTable;
   }

@@ -1,16 +1,16 @@
 /**
  * The poller's eye on Reddit as a whole: it counts how each listing request went, and at the end of a
- * cycle's reading stores the state seen (monitors.reddit-app.ts decides) when it changed, logs the
+ * cycle's reading stores the state seen (poller/reddit-app.ts decides) when it changed, logs the
  * change once at warn and sends one `monitor.health` to each active monitor. The state is stored, so
  * a restart, or another instance taking the poller over, does not tell the same change again.
  */
 import type { Logger } from 'pino';
-import type { Database } from '../../shared/db/database.ts';
-import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
-import type { MatchDelivery } from './monitors.delivery.ts';
-import { changeMessage, changeOf, noReads, observedState, outcomeOf } from './monitors.reddit-app.ts';
-import { createRedditAppRepository } from './monitors.reddit-app.repository.ts';
-import type { MonitorRow } from './monitors.tables.ts';
+import type { Database } from '../../../shared/db/database.ts';
+import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
+import type { MatchDelivery } from './poller.delivery.ts';
+import { changeMessage, changeOf, noReads, observedState, outcomeOf } from './reddit-app.ts';
+import { createRedditAppRepository } from './reddit-app.repository.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
 
 type Listing = Pick<RedditClient, 'listing'>;
 

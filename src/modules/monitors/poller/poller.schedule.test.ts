@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MonitorRow } from './monitors.tables.ts';
-import { planReads, requestsPerCycle, type LastReads } from './monitors.schedule.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
+import { planReads, requestsPerCycle, type LastReads } from './poller.schedule.ts';
 
 let next = 0;
 const monitor = (account: string, names: string[], sources = ['posts', 'comments']) =>
