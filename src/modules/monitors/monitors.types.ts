@@ -79,9 +79,3 @@ export interface MonitorActivity {
   /** When the newest match was stored; null: none yet. */
   last_match_at: string | null;
 }
-
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}

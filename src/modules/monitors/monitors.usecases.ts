@@ -8,7 +8,7 @@ import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
-import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
+import { decodeCursor, toPage, type Page } from '../../shared/http/pagination.ts';
 import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { utcDayStart } from './monitors.days.ts';
@@ -19,10 +19,10 @@ import { createRedditAppRepository } from './poller/reddit-app.repository.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
-import type { MatchView, MonitorActivity, MonitorHealth, MonitorInput, MonitorPatch, MonitorView, Page, RedditAppView } from './monitors.types.ts';
+import type { MatchView, MonitorActivity, MonitorHealth, MonitorInput, MonitorPatch, MonitorView, RedditAppView } from './monitors.types.ts';
 import { toMatchView, toMonitorView } from './monitors.view.ts';
 
-export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity, Page } from './monitors.types.ts';
+export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.types.ts';
 
 export interface MonitorsUsecases {
   /** `idempotency`: the request's Idempotency-Key, bound to the monitor in the transaction that creates it. */

@@ -12,8 +12,15 @@ export function decodeCursor(cursor: string | undefined, pattern: RegExp): strin
   return value;
 }
 
+/** One page of a list as every list endpoint answers it. */
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
 /** Repositories fetch limit + 1 rows; the extra row only says whether another page exists. */
-export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => string | number) {
+export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => string | number): Page<T> {
   const data = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(cursorOf(data[data.length - 1]!)) : null };

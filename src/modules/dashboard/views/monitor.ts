@@ -1,4 +1,5 @@
-import type { MatchView, MonitorHealth, MonitorView, Page } from '../../monitors/monitors.usecases.ts';
+import type { MatchView, MonitorHealth, MonitorView } from '../../monitors/monitors.usecases.ts';
+import type { Page } from '../../../shared/http/pagination.ts';
 import { html, safeHref, type Html } from '../html.ts';
 import { badge, csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';

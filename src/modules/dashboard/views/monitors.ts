@@ -1,5 +1,6 @@
 import type { MonitorUsage } from '../../monitors/monitors.limits.ts';
-import type { MonitorActivity, MonitorView, Page, RedditAppView } from '../../monitors/monitors.usecases.ts';
+import type { MonitorActivity, MonitorView, RedditAppView } from '../../monitors/monitors.usecases.ts';
+import type { Page } from '../../../shared/http/pagination.ts';
 import { html, type Html } from '../html.ts';
 import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
 import { ago, healthSummary } from './monitor-health.ts';
