@@ -1,5 +1,5 @@
 /**
- * Failed-key flood benchmark (issue 9 item E): a good key's latency alone, then during a flood of
+ * Failed-key flood benchmark: a good key's latency alone, then during a flood of
  * unknown keys from the same address, with the failed-key throttle on (the default) and off, in one
  * run. Prints the good key's req/s and median/p99 latency and how the flood was answered.
  * Usage: npm run bench:auth-flood [-- --seconds 10]

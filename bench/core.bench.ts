@@ -1,5 +1,5 @@
 /**
- * Core benchmark (issue 3): autocannon against /healthz, an authenticated GET /api/v1/balance, the
+ * Core benchmark: autocannon against /healthz, an authenticated GET /api/v1/balance, the
  * 401 path and the 402 path, on one `subpilot serve` process over SQLite, in one run. Prints req/s
  * and each scenario's ratio to /healthz; the target is a ratio of at least 0.85.
  * Usage: npm run bench [-- --seconds 10 --connections 50]

@@ -1,5 +1,5 @@
 /**
- * Monitors benchmark (issue 12). End to end on simulated time: the fake Reddit with 500 subreddits
+ * Monitors benchmark. End to end on simulated time: the fake Reddit with 500 subreddits
  * writing a few hundred posts and comments a minute (unevenly), 1,000 monitors of 10 keywords each
  * (half phrase, half word mode) created through the usecases, and the real poller, client and shared
  * budget (90 requests a minute; the fake answers 429 beyond 100 in a clock minute). Each simulated

@@ -1,5 +1,5 @@
 /**
- * The fair-share scenario of the monitors benchmark (issue 21): one greedy account watching 5,000
+ * The fair-share scenario of the monitors benchmark: one greedy account watching 5,000
  * subreddits (limits raised, as a self-hoster might; 100 listing requests a cycle for posts and
  * comments, more than the 67 a cycle may make at 90 a minute) and one normal account with 5 monitors
  * over 20 subreddits, on simulated time with the real poller, client and budget. It reports the

@@ -1,5 +1,5 @@
 /**
- * The world of the monitors benchmark (issue 12): subreddits with uneven traffic, monitors of made-up
+ * The world of the monitors benchmark: subreddits with uneven traffic, monitors of made-up
  * keywords over random subsets of them, posts and comments with keywords planted on purpose (in other
  * cases, across line breaks, inside longer words, next to an exclude), and an independent judge of which
  * monitor must get which item: plain regular expressions over the text, not the service's matcher.

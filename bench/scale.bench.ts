@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmark (issue 5): the core scenarios on PostgreSQL with two `serve --no-worker`
+ * Scale-out benchmark: the core scenarios on PostgreSQL with two `serve --no-worker`
  * instances (load split evenly between them), next to the same scenarios on SQLite with one
  * process, in one run. Prints req/s and each PostgreSQL figure's ratio to its SQLite counterpart.
  * Needs TEST_DATABASE_URL (or BENCH_DATABASE_URL) pointing at a PostgreSQL database it may write to.

@@ -35,7 +35,7 @@ function badCall(app: TestApp, { method, path }: Route, token?: string) {
   return app.api(method, `${url}?limit=0`, { token });
 }
 
-/** The scope each endpoint needs (issue 13); HEAD needs what GET needs. */
+/** The scope each endpoint needs; HEAD needs what GET needs. */
 const SCOPE_OF: Record<string, Scope> = {
   'GET /api/v1/balance': 'read',
   'GET /api/v1/usage': 'read',

@@ -5,7 +5,7 @@ import { engines } from '../support/engines.ts';
 
 const HOUR = 3600_000;
 
-describe.each(engines)('key expiry and roll (issue 13) on %s', (engine) => {
+describe.each(engines)('key expiry and roll on %s', (engine) => {
   let app: TestApp;
   // A pinned clock the tests move forward; every service reads it.
   let now = new Date('2026-03-01T12:00:00Z');

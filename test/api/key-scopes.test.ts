@@ -22,7 +22,7 @@ const FAMILIES: { call: string; method: string; path: string; body?: unknown; ne
   { call: 'POST /publish', method: 'POST', path: '/api/v1/publish', body: publishBody, needs: 'publish', holds: ['read', 'scrape', 'monitors', 'generate'] },
 ];
 
-describe.each(engines)('key scopes (issue 13) on %s', (engine) => {
+describe.each(engines)('key scopes on %s', (engine) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(engine);

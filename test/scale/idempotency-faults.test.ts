@@ -16,7 +16,7 @@ import {
 } from '../support/keyed-requests.ts';
 
 /**
- * Issue 20: a client that retries with its Idempotency-Key never pays twice, whatever happened to the
+ * A client that retries with its Idempotency-Key never pays twice, whatever happened to the
  * first answer. A real `subpilot serve` takes billable requests while the upstreams hold them; then its
  * database connections are terminated, or it is killed with SIGKILL; then every request is retried with
  * its key until its answer is final. Each ran once and was charged once, each retry got the first

@@ -5,7 +5,7 @@ import { ledgerSum } from '../support/ledger.ts';
 import { eventually } from '../support/receiver.ts';
 
 /**
- * Issue 20: a synchronous scrape whose run outlives JOB_LEASE_SECONDS is taken over by a second run;
+ * A synchronous scrape whose run outlives JOB_LEASE_SECONDS is taken over by a second run;
  * the first one's settlement is then refused. The waiting request must not take that refused run's end
  * for the scrape's: it answers 200 only for a completed scrape, else 202 with the Location to poll.
  */

@@ -2,7 +2,7 @@
  * The fake Reddit's answers about subreddits as such, and about a blocked app.
  *
  * - `GET /api/info?sr_name=a,b,c`: a Listing of t5 things; names that do not exist are left out,
- *   and so are banned ones, as issue 21 observed of real Reddit (until 2026-11 this fake answered them
+ *   and so are banned ones, as real Reddit's answers show (until 2026-11 this fake answered them
  *   with a bare t5, as Pyprohly/reddit-api-doc-notes' subreddit.rst still says of non-public ones; the
  *   client asks the about page in both cases). Private ones come back with `subreddit_type: "private"`
  *   and null counts; forbidden ones as a t5 "null right through" (name, id and type only); quarantined

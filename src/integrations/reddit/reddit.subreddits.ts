@@ -14,7 +14,7 @@ import type { DescribeOptions, SubredditDescription } from './reddit.types.ts';
 type State = SubredditDescription['state'];
 
 /**
- * `/api/info` leaves out names that do not exist, and (as observed in issue 21) banned ones; it
+ * `/api/info` leaves out names that do not exist, and (as recorded answers show) banned ones; it
  * answers some refused subreddits with a bare record, no counts (Pyprohly/reddit-api-doc-notes,
  * docs/api-reference/subreddit.rst, says so of banned ones too). Neither tells banned from missing or
  * refused: the about page does. A state recorded from an earlier about page still stands while

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from '../database.ts';
 
-/** Issue 5: credit holds, queued scrapes with webhooks, idempotency keys, rate-limit windows, SQLite jobs. */
+/** Credit holds, queued scrapes with webhooks, idempotency keys, rate-limit windows, SQLite jobs. */
 export const scaleOutMigration: Migration = {
   async up(db: Kysely<any>) {
     const sqlite = isSqlite(db as Database);

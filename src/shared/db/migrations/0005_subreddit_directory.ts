@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 9 item 1: the subreddit directory. One row per subreddit, keyed by its lower-case name, so a
+ * The subreddit directory. One row per subreddit, keyed by its lower-case name, so a
  * scrape (or a monitor) knows each name's state before it is charged and Reddit is asked at most daily.
  */
 export const subredditDirectoryMigration: Migration = {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from '../database.ts';
 
 /**
- * Issue 9 item B: the shared Reddit request budget (src/integrations/reddit/reddit.budget.ts), one
+ * The shared Reddit request budget (src/integrations/reddit/reddit.budget.ts), one
  * row per consumer. Used on PostgreSQL without REDIS_URL; unlogged like the rate-limit windows, as a
  * crash that loses a minute's counts costs nothing. SQLite counts in memory but gets the table too,
  * so both engines have one schema.

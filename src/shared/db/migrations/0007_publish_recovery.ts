@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 9 item D: a publication whose outcome is unknown is checked against Reddit before it is
+ * A publication whose outcome is unknown is checked against Reddit before it is
  * charged or refunded. `author` is the Reddit user it was sent as (whose listings are searched);
  * `recovery_checks` counts the rounds in which Reddit could not be asked, so the retries are bounded.
  */

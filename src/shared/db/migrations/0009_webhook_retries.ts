@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from '../database.ts';
 
 /**
- * Issue 10 item 6: a delivery keeps its own next retry time (shown, and moved by "retry now"), and a
+ * A delivery keeps its own next retry time (shown, and moved by "retry now"), and a
  * webhook.test event is about no scrape, so scrape_id may be null. SQLite cannot drop a NOT NULL, so
  * there both webhook tables are rebuilt (attempts too: its foreign key must follow the new table).
  */

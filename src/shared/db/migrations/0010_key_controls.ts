@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from '../database.ts';
 
 /**
- * Issue 13: keys as a means of payment. What a key may do (scopes), how much it may spend a month,
+ * Keys as a means of payment. What a key may do (scopes), how much it may spend a month,
  * until when it works, which key replaced it; what each key spent per month (the counter its limit
  * is checked against, in the same transaction as the hold or charge); an account's low-balance
  * threshold, the endpoint its `credits.low` webhook goes to, and the alerts waiting to be sent.

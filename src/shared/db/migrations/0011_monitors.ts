@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { isSqlite, type Database } from '../database.ts';
 
 /**
- * Issue 12: monitors. What each monitor watches and its state; the matches it stored (one per
+ * Monitors. What each monitor watches and its state; the matches it stored (one per
  * monitor and Reddit thing, so a restart can never store one twice); the gaps the poller could not
  * read; where the one poller stopped reading each subreddit's posts and comments (its high-water
  * marks, with the time of the last good read and of the last Reddit error); the lease that lets one

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 21: Reddit lists things by position, not by id, so a subreddit's mark becomes a time and the
+ * Reddit lists things by position, not by id, so a subreddit's mark becomes a time and the
  * fullnames read just before it. Existing marks keep their time and start with nothing seen: the
  * first read after the upgrade looks at the last 30 s again, and the unique (monitor, thing) key
  * keeps anything already stored from being stored or charged twice.

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 21: how Reddit treated the monitors' poller at its last cycle that read anything (`ok`,
+ * How Reddit treated the monitors' poller at its last cycle that read anything (`ok`,
  * `blocked`, `failing`) and since when. Kept in the database, not in memory, so a change is logged
  * and announced once: a restart, or another instance taking over the poller, finds it already told.
  * One row per observer; the poller's is named `monitors`.
