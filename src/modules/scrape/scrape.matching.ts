@@ -1,4 +1,4 @@
-import type { RedditPost } from '../../integrations/reddit/reddit.types.ts';
+import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
 import { validationError } from '../../shared/errors.ts';
 
@@ -15,21 +15,18 @@ export interface ScrapeRequest {
 
 export type ScrapeSource = (typeof SCRAPE_SOURCES)[number];
 
-export interface ScrapeResult {
-  type: 'post' | 'comment';
-  id: string;
-  subreddit: string;
-  title: string;
-  body: string;
-  author: string;
-  url: string;
-  permalink: string;
-  created_at: string;
-  score: number;
-  num_comments: number;
-  nsfw: boolean;
-  matched_keywords: string[];
-}
+/**
+ * A post or comment as a scrape returns it: the item's fields, with its subreddit as "r/name", a post's
+ * url and comment count (a comment's own page and 0), and the keywords found. Posts also carry
+ * `truncated` (results stored before that rule and comments have none).
+ */
+export type ScrapeResult = Omit<RedditItem, 'subreddit'> &
+  Pick<RedditPost, 'url' | 'num_comments'> &
+  Partial<Pick<RedditPost, 'truncated'>> & {
+    /** "r/name" as Reddit spells it. */
+    subreddit: string;
+    matched_keywords: string[];
+  };
 
 /** The keywords `text` contains, case-insensitively, in request order: how posts and comments alike are re-checked. */
 export const keywordsIn = (text: string, keywords: string[]): string[] => {
