@@ -1,8 +1,9 @@
 import type { Generated, Selectable } from 'kysely';
 import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
+import type { MatchMode } from '../../shared/matching/keywords.ts';
 
+export type { MatchMode };
 export type MonitorSource = 'posts' | 'comments';
-export type MatchMode = 'phrase' | 'word';
 export type PausedReason = 'insufficient_credits' | 'daily_cap' | 'user';
 
 export interface MonitorsTable {
