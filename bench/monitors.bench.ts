@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { windowOf } from '../src/integrations/reddit/reddit.budget.ts';
-import { buildKeywordIndex } from '../src/modules/monitors/monitors.matcher.ts';
+import { buildKeywordIndex } from '../src/shared/matching/keywords.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { simulatedServices } from './support.ts';
 import { createWorkload } from './monitors.workload.ts';

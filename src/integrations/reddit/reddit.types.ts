@@ -11,24 +11,36 @@ export type Attempt =
 /** An exchange Reddit answered, whatever the status. */
 export type Answer = Extract<Attempt, { ok: true }>;
 
-export interface RedditPost {
-  /** "t3_abc123" (the listing's `name`). */
+/**
+ * A post or a comment as the service holds it: what a listing (`/r/a+b/new`, `/r/a+b/comments`) reads,
+ * and the fields every other shape of a Reddit thing (a search's post, a scrape's result, a monitor's
+ * match) takes from it rather than declaring again.
+ */
+export interface RedditItem {
+  type: 'post' | 'comment';
+  /** Fullname: "t3_…" for a post (the listing's `name`), "t1_…" for a comment. */
   id: string;
   /** Name without "r/", as Reddit spells it. */
   subreddit: string;
+  /** The post's title; for a comment, the title of the post it was written under (link_title). */
   title: string;
-  /** selftext ('' for link posts). */
+  /** A post's selftext ('' for a link post), a comment's body. */
   body: string;
   author: string;
-  url: string;
-  /** Absolute: "https://www.reddit.com" + data.permalink. */
+  /** Absolute https URL of the post or of the comment itself: "https://www.reddit.com" + data.permalink. */
   permalink: string;
   /** ISO 8601 from created_utc. */
   created_at: string;
+  /** Reddit's score when the item was read (a one-off scrape sorts by it). */
   score: number;
-  num_comments: number;
-  /** over_18 */
+  /** over_18 (a comment carries its post's flag). */
   nsfw: boolean;
+}
+
+/** A post as a search or a look-up by id reads it (no `type`: those read posts only), with what only a post has. */
+export interface RedditPost extends Omit<RedditItem, 'type'> {
+  url: string;
+  num_comments: number;
   /** The title or body was longer than Reddit's limit (reddit.content.ts LIMITS) and was cut. */
   truncated: boolean;
 }
@@ -89,28 +101,6 @@ export interface SearchOutput {
   unavailable: { subreddit: string; reason: UnavailableReason }[];
   /** Posts Reddit sent that could not be read and were left out (absent: none). */
   skipped?: SkippedItem[];
-}
-
-/** A post or a comment from a subreddit's newest-first listing (`/r/a+b/new`, `/r/a+b/comments`). */
-export interface RedditItem {
-  type: 'post' | 'comment';
-  /** Fullname: "t3_…" for a post, "t1_…" for a comment. */
-  id: string;
-  /** Name without "r/", as Reddit spells it. */
-  subreddit: string;
-  /** The post's title; for a comment, the title of the post it was written under (link_title). */
-  title: string;
-  /** A post's selftext, a comment's body. */
-  body: string;
-  author: string;
-  /** Absolute https URL of the post or of the comment itself. */
-  permalink: string;
-  /** ISO 8601 from created_utc. */
-  created_at: string;
-  /** Reddit's score when the item was read (a one-off scrape sorts by it). */
-  score: number;
-  /** over_18 (a comment carries its post's flag). */
-  nsfw: boolean;
 }
 
 export interface ListingInput {

@@ -1,7 +1,9 @@
 import type { Generated, Selectable } from 'kysely';
+import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
+import type { MatchMode } from '../../shared/matching/keywords.ts';
 
+export type { MatchMode };
 export type MonitorSource = 'posts' | 'comments';
-export type MatchMode = 'phrase' | 'word';
 export type PausedReason = 'insufficient_credits' | 'daily_cap' | 'user';
 
 export interface MonitorsTable {
@@ -37,23 +39,24 @@ export interface MonitorsTable {
   updated_at: string;
 }
 
-export interface MonitorMatchesTable {
+/**
+ * What a match keeps of the post or comment, as the listing read it: its id as `reddit_id` and its
+ * subreddit as "r/name"; the rest is the item's own fields. The table and the API's match share it.
+ */
+export type MatchedItem = Pick<RedditItem, 'type' | 'title' | 'body' | 'author' | 'permalink' | 'created_at'> & {
+  /** "t3_…" or "t1_…" */
+  reddit_id: RedditItem['id'];
+  /** "r/name" as Reddit spells it. */
+  subreddit: string;
+};
+
+export interface MonitorMatchesTable extends MatchedItem {
   /** Storage order: the order of `?after=` and of the pages. */
   seq: Generated<number>;
   /** "mat_…" */
   id: string;
   monitor_id: string;
   account_id: string;
-  type: 'post' | 'comment';
-  /** "t3_…" or "t1_…" */
-  reddit_id: string;
-  /** "r/name" as Reddit spells it. */
-  subreddit: string;
-  title: string;
-  body: string;
-  author: string;
-  permalink: string;
-  created_at: string;
   /** JSON: the monitor's keywords found, in the monitor's order. */
   matched_keywords: string;
   found_at: string;

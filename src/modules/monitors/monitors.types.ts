@@ -4,7 +4,7 @@
  */
 import type { MonitorSettings } from './monitors.input.ts';
 import type { RedditAppState } from './poller/reddit-app.ts';
-import type { MatchMode, MonitorSource, PausedReason } from './monitors.tables.ts';
+import type { MatchedItem, MatchMode, MonitorSource, PausedReason } from './monitors.tables.ts';
 
 /** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */
 export interface MonitorInput {
@@ -57,17 +57,10 @@ export interface MonitorView extends MonitorSettings {
   updated_at: string;
 }
 
-export interface MatchView {
+/** A stored match: the item's fields as the match row keeps them, and the match's own. */
+export interface MatchView extends MatchedItem {
   id: string;
   monitor_id: string;
-  type: 'post' | 'comment';
-  reddit_id: string;
-  subreddit: string;
-  title: string;
-  body: string;
-  author: string;
-  permalink: string;
-  created_at: string;
   matched_keywords: string[];
   found_at: string;
 }

@@ -8,7 +8,7 @@
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';
 import type { RedditItem, UnavailableReason } from '../../integrations/reddit/reddit.types.ts';
-import { keywordsIn, newestFirst, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
+import { keywordFinder, newestFirst, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
 
 /** 10 pages of 100: about all Reddit lists of one listing, so reading further would only repeat the last page. */
 export const MAX_COMMENT_PAGES = 10;
@@ -67,14 +67,15 @@ export async function readComments(
   return read;
 }
 
-/** The comments of the requested subreddits whose body contains a keyword (case-insensitively), as results. */
+/** The comments of the requested subreddits whose text contains a keyword (keywordFinder, as for posts), as results. */
 export function selectComments(items: RedditItem[], request: ScrapeRequest): ScrapeResult[] {
   const wanted = new Set(request.subreddits.map((s) => s.slice(2).toLowerCase()));
   const byId = new Map<string, ScrapeResult>();
+  const keywordsIn = keywordFinder(request.keywords);
   for (const item of items) {
     if (item.type !== 'comment' || !wanted.has(item.subreddit.toLowerCase()) || byId.has(item.id)) continue;
     if (item.nsfw && !request.include_nsfw) continue;
-    const matched = keywordsIn(item.body, request.keywords);
+    const matched = keywordsIn(item);
     if (matched.length === 0) continue;
     byId.set(item.id, {
       type: 'comment',

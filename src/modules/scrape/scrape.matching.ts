@@ -1,4 +1,5 @@
-import type { RedditPost } from '../../integrations/reddit/reddit.types.ts';
+import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
+import { buildKeywordIndex, matchedText } from '../../shared/matching/keywords.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
 import { validationError } from '../../shared/errors.ts';
 
@@ -15,27 +16,29 @@ export interface ScrapeRequest {
 
 export type ScrapeSource = (typeof SCRAPE_SOURCES)[number];
 
-export interface ScrapeResult {
-  type: 'post' | 'comment';
-  id: string;
-  subreddit: string;
-  title: string;
-  body: string;
-  author: string;
-  url: string;
-  permalink: string;
-  created_at: string;
-  score: number;
-  num_comments: number;
-  nsfw: boolean;
-  matched_keywords: string[];
-}
+/**
+ * A post or comment as a scrape returns it: the item's fields, with its subreddit as "r/name", a post's
+ * url and comment count (a comment's own page and 0), and the keywords found. Posts also carry
+ * `truncated` (results stored before that rule and comments have none).
+ */
+export type ScrapeResult = Omit<RedditItem, 'subreddit'> &
+  Pick<RedditPost, 'url' | 'num_comments'> &
+  Partial<Pick<RedditPost, 'truncated'>> & {
+    /** "r/name" as Reddit spells it. */
+    subreddit: string;
+    matched_keywords: string[];
+  };
 
-/** The keywords `text` contains, case-insensitively, in request order: how posts and comments alike are re-checked. */
-export const keywordsIn = (text: string, keywords: string[]): string[] => {
-  const lower = text.toLowerCase();
-  return keywords.filter((keyword) => lower.includes(keyword.toLowerCase()));
-};
+/**
+ * The request's keywords found in a post (title and text) or a comment (its text), in request order.
+ * It is the matcher monitors use, in `phrase` mode (anywhere in the text, with its Unicode case folds
+ * and whitespace runs as one space), so a scrape and a monitor with the same keywords agree on an item.
+ */
+export function keywordFinder(keywords: string[]): (item: Pick<RedditItem, 'type' | 'title' | 'body'>) => string[] {
+  const rule = 'scrape';
+  const index = buildKeywordIndex([{ monitorId: rule, keywords, excludeKeywords: [], mode: 'phrase' }]);
+  return (item) => index.match(matchedText(item)).get(rule) ?? [];
+}
 
 /** Newest first, then by id: the order results are listed in. */
 export const newestFirst = (a: ScrapeResult, b: ScrapeResult) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
@@ -75,10 +78,11 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
 export function selectResults(posts: RedditPost[], request: ScrapeRequest): ScrapeResult[] {
   const wanted = new Map(request.subreddits.map((s) => [s.slice(2).toLowerCase(), s]));
   const byId = new Map<string, ScrapeResult>();
+  const keywordsIn = keywordFinder(request.keywords);
   for (const post of posts) {
     const subreddit = wanted.get(post.subreddit.toLowerCase());
     if (!subreddit || byId.has(post.id) || (post.nsfw && !request.include_nsfw)) continue;
-    const matched = keywordsIn(`${post.title}\n${post.body}`, request.keywords);
+    const matched = keywordsIn({ type: 'post', title: post.title, body: post.body });
     if (matched.length === 0) continue;
     byId.set(post.id, { ...post, type: 'post', subreddit: `r/${post.subreddit}`, matched_keywords: matched });
   }

@@ -3,7 +3,7 @@
  * and which stretches of time went unread (gaps). No I/O, so each rule is tested on its own.
  */
 import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
-import type { KeywordIndex } from '../monitors.matcher.ts';
+import { matchedText, type KeywordIndex } from '../../../shared/matching/keywords.ts';
 import type { GroupRead, Mark } from './poller.reading.ts';
 import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
@@ -36,13 +36,6 @@ export const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subredd
 const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
 
 /**
- * What is matched in a thing: a post's title and text, a comment's own text (not its post's title).
- * The title and text are joined by a character that is neither space nor part of a word, so a phrase
- * never runs from the end of the title into the text.
- */
-const textOf = (item: Found['item']) => (item.type === 'post' ? `${item.title}\u0000${item.body}` : item.body);
-
-/**
  * Every new thing against every monitor at once (the index), then each hit checked against what the
  * monitor asked: its subreddits, its sources, NSFW, and nothing created before it started watching.
  */
@@ -53,7 +46,7 @@ export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index
   const found = new Map<string, Found[]>();
   for (const read of reads) {
     for (const item of read.items) {
-      for (const [monitorId, keywords] of index.match(textOf(item))) {
+      for (const [monitorId, keywords] of index.match(matchedText(item))) {
         const want = wants.get(monitorId);
         if (!want || !want.sources.has(read.source) || !want.subreddits.has(item.subreddit.toLowerCase())) continue;
         // Reddit times things to the second: a thing of the very second the monitor started watching is its.

@@ -16,7 +16,7 @@ import { MAX_SUBREDDITS_PER_LISTING } from '../../../integrations/reddit/reddit.
 import type { SubredditEntry, SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
 import type { MatchDelivery } from './poller.delivery.ts';
 import { stateOf } from '../monitors.health.ts';
-import { buildKeywordIndex, type KeywordIndex } from '../monitors.matcher.ts';
+import { buildKeywordIndex, type KeywordIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
 import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import { readGroup } from './poller.reading.ts';

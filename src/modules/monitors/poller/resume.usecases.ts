@@ -18,7 +18,7 @@ import { creditsIn } from '../../credits/credits.usecases.ts';
 import type { SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
 import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import type { MatchDelivery } from './poller.delivery.ts';
-import type { KeywordIndex } from '../monitors.matcher.ts';
+import type { KeywordIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository } from './poller.repository.ts';
 import { readGroup, type Mark } from './poller.reading.ts';
 import { canPay, catchUpGaps, catchUpGroups } from './resume.ts';

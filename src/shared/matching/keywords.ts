@@ -1,14 +1,18 @@
 /**
- * Local keyword matching for monitors (issue 12): one Aho-Corasick automaton over every distinct keyword
- * and exclude of every monitor, so the cost of matching one item grows with the item's length and the
- * hits in it, not with monitors × keywords. The automaton is `@monyone/aho-corasick/fast` (a double
- * array over UTF-16 code units that reports every occurrence with its position, which `word` mode
- * needs for its boundary checks).
+ * Keyword matching, the one rule for monitors and one-off scrapes alike, so the same keywords find
+ * the same things in the same post or comment wherever they are asked. One Aho-Corasick automaton
+ * over every distinct keyword and exclude of every rule (a monitor's, or a scrape's one rule), so
+ * the cost of matching one item grows with the item's length and the hits in it, not with rules ×
+ * keywords. The automaton is `@monyone/aho-corasick/fast` (a double array over UTF-16 code units
+ * that reports every occurrence with its position, which `word` mode needs for its boundary checks).
  */
 import { AhoCorasick } from '@monyone/aho-corasick/fast';
-import type { MatchMode } from './monitors.tables.ts';
+
+/** `phrase`: the keyword anywhere, inside words too; `word`: a match may not cut a word. */
+export type MatchMode = 'phrase' | 'word';
 
 export interface MatchRule {
+  /** Whose rule it is: a monitor's id, or any name a caller with a single rule gives it. */
   monitorId: string;
   keywords: string[];
   excludeKeywords: string[];
@@ -16,7 +20,7 @@ export interface MatchRule {
 }
 
 export interface KeywordIndex {
-  /** monitorId → the monitor's keywords found in `text`, in its order and spelling; monitors with an exclude hit are absent. */
+  /** monitorId → the rule's keywords found in `text`, in its order and spelling; rules with an exclude hit are absent. */
   match(text: string): Map<string, string[]>;
 }
 
@@ -72,6 +76,14 @@ function codePointBefore(text: string, index: number): number {
 
 const codePointAt = (text: string, index: number) => (index < text.length ? text.codePointAt(index)! : -1);
 
+/**
+ * What is matched in a post or comment: a post's title and text, a comment's own text (not its post's
+ * title). The title and text are joined by a character that is neither space nor part of a word, so a
+ * phrase never runs from the end of the title into the text.
+ */
+export const matchedText = (item: { type: 'post' | 'comment'; title: string; body: string }) =>
+  item.type === 'post' ? `${item.title}\u0000${item.body}` : item.body;
+
 export function buildKeywordIndex(rules: MatchRule[]): KeywordIndex {
   const patterns = new Map<string, Pattern>();
   const use = (raw: string, rule: number, keyword: number) => {
@@ -87,7 +99,7 @@ export function buildKeywordIndex(rules: MatchRule[]): KeywordIndex {
       };
       patterns.set(folded, pattern);
     }
-    // Keywords that differ only in case are one keyword: the monitor's first spelling stands for it.
+    // Keywords that differ only in case are one keyword: the rule's first spelling stands for it.
     if (!pattern.uses.some((u) => u.rule === rule && (u.keyword >= 0) === (keyword >= 0))) {
       pattern.uses.push({ rule, keyword });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildKeywordIndex, type MatchRule } from './monitors.matcher.ts';
+import { buildKeywordIndex, type MatchRule } from './keywords.ts';
 
 const rule = (monitorId: string, keywords: string[], mode: MatchRule['mode'] = 'phrase', excludeKeywords: string[] = []): MatchRule => ({
   monitorId,
