@@ -19,10 +19,9 @@ import { createRedditAppRepository } from './poller/reddit-app.repository.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
-import type { MatchView, MonitorActivity, MonitorHealth, MonitorInput, MonitorPatch, MonitorView, RedditAppView } from './monitors.types.ts';
-import { toMatchView, toMonitorView } from './monitors.view.ts';
+import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorView, type RedditAppView } from './monitors.view.ts';
 
-export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.types.ts';
+export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
 
 export interface MonitorsUsecases {
   /** `idempotency`: the request's Idempotency-Key, bound to the monitor in the transaction that creates it. */
