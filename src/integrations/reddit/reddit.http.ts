@@ -3,6 +3,7 @@
  * the retries and rate-limit waits of reddit.ratelimit.ts around every call.
  * Never logs, and never puts the client secret or an access token into an error message.
  */
+import { SYSTEM_CONSUMER } from './reddit.budget.ts';
 import { RedditBlockedError, RedditUnavailableError } from './reddit.errors.ts';
 import { createRateLimitGate, withRetries } from './reddit.ratelimit.ts';
 import type { Attempt } from './reddit.types.ts';
@@ -103,7 +104,7 @@ export function createRedditHttp(options: RedditHttpOptions): RedditHttp {
     return pendingToken;
   }
 
-  async function get(path: string, consumer = 'system'): Promise<ApiResponse> {
+  async function get(path: string, consumer = SYSTEM_CONSUMER): Promise<ApiResponse> {
     for (let renewed = false; ; renewed = true) {
       let used = '';
       const answer = await withRetries(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RedditUnavailableError } from './reddit.errors.ts';
-import { budgetUsedUp, createRateLimitGate, isRetryableStatus, parseRatelimitWait, retryAfterSeconds, withRetries } from './reddit.ratelimit.ts';
+import { budgetUsedUp, createRateLimitGate, isRateLimited, isRetryableStatus, parseRatelimitWait, retryAfterSeconds, withRetries } from './reddit.ratelimit.ts';
 import type { Attempt } from './reddit.types.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -57,5 +57,12 @@ describe('reddit rate limits', () => {
     expect(error).toBeInstanceOf(RedditUnavailableError);
     expect(error).toMatchObject({ retryAfterSeconds: 1, upstreamStatus: 429 });
     expect(error.message).toBe("This server's shared Reddit budget (100 requests a minute) is used up; try again in 1 s");
+  });
+
+  it('calls a failure a rate limit when it carries a 429, the shared budget included, and nothing else', () => {
+    expect(isRateLimited(new RedditUnavailableError('slow down', 9, 429))).toBe(true);
+    expect(isRateLimited(budgetUsedUp(100, 200))).toBe(true);
+    expect(isRateLimited(new RedditUnavailableError('down', undefined, 503))).toBe(false);
+    expect(isRateLimited(new Error('429'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Reddit telling us to slow down, in one place: which answers are worth another try, how long to wait
+ * Reddit telling us to slow down, in one place: which answers and failures are its rate limit, which
+ * answers are worth another try, how long to wait
  * (Retry-After, X-Ratelimit-*, "try again in 9 minutes", backoff), the longest wait a caller is held,
  * and the 429-shaped RedditUnavailableError (with Retry-After seconds) raised instead of a longer wait,
  * whether Reddit's own limit or this server's shared budget (reddit.budget.ts) is used up.
@@ -22,8 +23,20 @@ export interface RetryOptions {
   now: () => number;
 }
 
+/** Reddit's "slow down" (429 Too Many Requests), also what a used-up limit or shared budget is reported as. */
+const TOO_MANY_REQUESTS = 429;
+
+/** Whether an answer's status is Reddit's rate limit. */
+export const isRateLimitStatus = (status: number | undefined) => status === TOO_MANY_REQUESTS;
+
+/**
+ * Whether a failure is a rate limit: Reddit's 429 after the retries, its X-Ratelimit-* used up
+ * beyond the wait bound, or this server's shared budget (told apart by RedditBudgetExhaustedError).
+ */
+export const isRateLimited = (error: unknown) => error instanceof RedditUnavailableError && isRateLimitStatus(error.upstreamStatus);
+
 /** Answers worth another try: Reddit's rate limit and its server errors. */
-export const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+export const isRetryableStatus = (status: number) => isRateLimitStatus(status) || status >= 500;
 
 const backoffMs = (retry: number) => Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** retry);
 
@@ -48,7 +61,7 @@ export async function withRetries(what: string, send: () => Promise<Attempt>, op
       status = result.status;
       hint = retryAfterSeconds(result.headers, status, options.now());
       message = `${what} answered HTTP ${status}`;
-      waitMs = status === 429 && hint !== undefined ? hint * 1000 : backoffMs(retry);
+      waitMs = isRateLimitStatus(status) && hint !== undefined ? hint * 1000 : backoffMs(retry);
       if (waitMs > MAX_WAIT_MS) {
         throw new RedditUnavailableError(`${message} and asked to wait ${hint} s`, hint, status);
       }
@@ -87,7 +100,7 @@ export function createRateLimitGate(options: Pick<RetryOptions, 'sleep' | 'now'>
       const waitMs = rate.resetAt - options.now();
       if (waitMs > MAX_WAIT_MS) {
         const seconds = Math.ceil(waitMs / 1000);
-        throw new RedditUnavailableError(`Reddit's rate limit is used up for another ${seconds} s`, seconds, 429);
+        throw new RedditUnavailableError(`Reddit's rate limit is used up for another ${seconds} s`, seconds, TOO_MANY_REQUESTS);
       }
       await options.sleep(waitMs);
       rate = null;
@@ -111,7 +124,7 @@ export function retryAfterSeconds(headers: Headers, status: number, nowMs: numbe
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return Math.max(0, Math.ceil((date - nowMs) / 1000));
   }
-  if (status === 429) {
+  if (isRateLimitStatus(status)) {
     const reset = Number.parseFloat(headers.get('x-ratelimit-reset') ?? '');
     if (Number.isFinite(reset) && reset >= 0) return Math.ceil(reset);
   }

@@ -7,7 +7,7 @@
 import { redditPage } from './reddit.content.ts';
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { parseJson, sendOnce } from './reddit.http.ts';
-import { parseRatelimitWait, retryAfterSeconds } from './reddit.ratelimit.ts';
+import { isRateLimitStatus, parseRatelimitWait, retryAfterSeconds } from './reddit.ratelimit.ts';
 import type { Answer } from './reddit.types.ts';
 
 /** `history` lets the service read the user's own comments and posts (`/user/{name}/comments`, `/submitted`). */
@@ -223,7 +223,7 @@ function toOutcome(answer: Answer, nowMs: number, success: (data: Json) => { id:
     const reason = isObject(body) && typeof body.reason === 'string' ? body.reason : 'forbidden';
     return { ok: false, kind: 'forbidden', message: reason };
   }
-  if (answer.status === 429) {
+  if (isRateLimitStatus(answer.status)) {
     return { ok: false, kind: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer.headers, answer.status, nowMs), message: 'Too Many Requests' };
   }
   const json = isObject(body) && isObject(body.json) ? body.json : null;

@@ -5,7 +5,7 @@ import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { describeLedgerEntry } from './credits.describe.ts';
 import { creditsErrors } from './credits.errors.ts';
 import { lowBalanceIn } from './credits.low-balance.ts';
-import { lastDays, monthOf, nextMonthStart } from './credits.months.ts';
+import { lastDays, monthOf, nextMonthStart } from '../../shared/calendar.ts';
 import { createCreditsRepository, createKeySpendRepository, type LedgerChange } from './credits.repository.ts';
 
 /** Who a ledger row is for and when: everything of a change but its kind and amount. */

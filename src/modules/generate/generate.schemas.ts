@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { subredditSchema } from '../../shared/http/schemas.ts';
 
 export const POST_ID_PATTERN = '^t3_[a-z0-9]{1,16}$';
 export const MAX_INSTRUCTIONS = 2000;
@@ -8,7 +8,7 @@ export const generateBodySchema = Type.Object(
   {
     type: Type.Union([Type.Literal('reply'), Type.Literal('post')], { description: 'A reply to a post, or a new self post' }),
     post_id: Type.Optional(Type.String({ pattern: POST_ID_PATTERN, description: 'For a reply: the t3_ id of the post' })),
-    subreddit: Type.Optional(Type.String({ pattern: SUBREDDIT_PATTERN, description: 'For a post: r/<name>' })),
+    subreddit: Type.Optional(subredditSchema('For a post: r/<name>')),
     instructions: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTIONS, description: 'What to write, up to 2,000 characters' }),
     tone: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' })),
     max_length: Type.Optional(

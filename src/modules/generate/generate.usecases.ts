@@ -2,7 +2,7 @@ import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
-import { generationLeaseMs } from '../../shared/jobs/leases.ts';
+import { leaseFor } from '../../shared/jobs/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
@@ -163,8 +163,9 @@ export function createGenerateUsecases(deps: {
         price,
         charged: price,
         error: null,
-        // Past this the model call has surely ended (the client enforces its budget): the process died.
-        lease_expires_at: new Date(now.getTime() + generationLeaseMs(llm)).toISOString(),
+        // Past this the model call, its retries and their waits have surely ended (the client enforces
+        // its budget): the process died.
+        lease_expires_at: new Date(now.getTime() + leaseFor(llm.budgetMs())).toISOString(),
         created_at: now.toISOString(),
         completed_at: null,
       };

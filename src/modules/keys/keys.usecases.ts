@@ -6,6 +6,7 @@ import type { Database } from '../../shared/db/database.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
+import { dayOf, utcDayStart } from '../../shared/calendar.ts';
 import { formatScopes, parseScopes, scopesOf, type Scope } from './keys.scopes.ts';
 
 export interface Caller {
@@ -49,7 +50,6 @@ export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
 const TOUCH_INTERVAL_MS = 60_000;
 
 const MAX_MONTHLY_LIMIT = 1_000_000_000;
-const DAY_MS = 86_400_000;
 /**
  * A date (the key works through that UTC day, so it stops at 00:00 UTC the next day, as "valid until"
  * reads on a card) or an instant with its offset: a time without one would depend on the server's zone.
@@ -73,9 +73,9 @@ function checkControls(controls: KeyControls, now: Date) {
 
 function expiryOf(input: string, now: Date): string {
   const match = EXPIRY_PATTERN.exec(input.trim());
-  const at = match ? (match[0].length === 10 ? Date.parse(`${match[0]}T00:00:00Z`) + DAY_MS : Date.parse(match[0])) : NaN;
+  const at = match ? Date.parse(match[0].length === 10 ? utcDayStart(`${match[0]}T00:00:00Z`, 1) : match[0]) : NaN;
   // Date.parse rolls 2027-02-30 over to March; a calendar day that does not exist is refused instead.
-  const realDay = match && new Date(Date.parse(`${match[1]}T00:00:00Z`)).toISOString().startsWith(match[1]!);
+  const realDay = match && dayOf(`${match[1]}T00:00:00Z`) === match[1];
   if (!realDay || Number.isNaN(at)) throw keysErrors.invalidExpiry(`"${input}" is not a date or an instant with its time zone`);
   if (at <= now.getTime()) throw keysErrors.invalidExpiry(`${new Date(at).toISOString()} is not in the future`);
   return new Date(at).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { SUBREDDIT_PATTERN } from '../../shared/http/subreddit.ts';
 import { checkSettings, newMonitorSettings, SUBREDDIT_NAME } from './monitors.input.ts';
 
 describe('a monitor’s settings as the usecases check them', () => {

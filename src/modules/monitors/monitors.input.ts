@@ -1,12 +1,13 @@
 import { validationError } from '../../shared/errors.ts';
+import { SUBREDDIT_PATTERN } from '../../shared/http/subreddit.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
  * No schema code here: the operator CLI loads the monitors usecases, and a one-shot command must not
- * load typebox (test/cli/startup.test.ts). So the subreddit rule is scrape's SUBREDDIT_PATTERN written
- * out again; monitors.input.test.ts keeps the two the same.
+ * load typebox (test/cli/startup.test.ts). So the subreddit rule comes from the schemas' typebox-free
+ * SUBREDDIT_PATTERN, not from a schema.
  */
-export const SUBREDDIT_NAME = /^r\/[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
+export const SUBREDDIT_NAME = new RegExp(SUBREDDIT_PATTERN);
 
 export const MONITOR_LIMITS = {
   name: 64,

@@ -1,6 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema } from '../../shared/http/schemas.ts';
-import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { pageQuerySchema, subredditSchema } from '../../shared/http/schemas.ts';
 import { MONITOR_LIMITS } from './monitors.input.ts';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -13,10 +12,11 @@ const keyword = Type.String({ minLength: 1, maxLength: 200, description: '1–10
 /** Every field a monitor has, as POST takes them. */
 const fields = {
   name: Type.String({ minLength: 1, maxLength: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
-  subreddits: Type.Array(
-    Type.String({ pattern: SUBREDDIT_PATTERN, description: 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _' }),
-    { minItems: 1, maxItems: MONITOR_LIMITS.subreddits, description: 'Folded case-insensitively (the first spelling is kept).' },
-  ),
+  subreddits: Type.Array(subredditSchema(), {
+    minItems: 1,
+    maxItems: MONITOR_LIMITS.subreddits,
+    description: 'Folded case-insensitively (the first spelling is kept).',
+  }),
   keywords: Type.Array(keyword, {
     minItems: 1,
     maxItems: MONITOR_LIMITS.keywords,

@@ -11,7 +11,7 @@ import { validationError } from '../../shared/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../shared/http/pagination.ts';
 import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
-import { utcDayStart } from './monitors.days.ts';
+import { utcDayStart } from '../../shared/calendar.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.schemas.ts';
-import { SUBREDDIT_PATTERN } from '../scrape/scrape.schemas.ts';
+import { subredditSchema } from '../../shared/http/schemas.ts';
 
 /**
  * One object rather than a union of three: the rules between fields are checked in the usecase,
@@ -10,7 +10,7 @@ export const publishBodySchema = Type.Object(
   {
     type: Type.Optional(Type.Union([Type.Literal('comment'), Type.Literal('post')])),
     parent: Type.Optional(Type.String({ pattern: '^t[13]_[a-z0-9]{1,16}$', description: 'A comment: the t3_ post or t1_ comment replied to' })),
-    subreddit: Type.Optional(Type.String({ pattern: SUBREDDIT_PATTERN, description: 'A post: r/<name>' })),
+    subreddit: Type.Optional(subredditSchema('A post: r/<name>')),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A post: 1–300 characters' })),
     body: Type.Optional(Type.String({ minLength: 1, maxLength: 40_000, description: 'Markdown text' })),
     generation_id: Type.Optional(Type.String({ pattern: '^gen_[0-9a-f]{28}$', description: 'Publish a stored draft instead' })),

@@ -2,7 +2,7 @@ import { isAppError } from '../../shared/errors.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
-import { publicationLeaseMs } from '../../shared/jobs/leases.ts';
+import { leaseFor } from '../../shared/jobs/leases.ts';
 import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { RedditTimeoutError, type PublishOutcome, type RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
@@ -180,7 +180,8 @@ export function createPublishUsecases(deps: {
       await connections.assertConnected(caller.accountId);
       const user = redditUser!;
       const author = (await connections.get(caller.accountId))?.username ?? null;
-      const leaseMs = publicationLeaseMs(user);
+      // A token refresh and the post, twice when Reddit refuses the first token: all within publishBudgetMs().
+      const leaseMs = leaseFor(user.publishBudgetMs());
       const now = clock();
       const row: PublicationRow = {
         id: newId('pub', now, random),

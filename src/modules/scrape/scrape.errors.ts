@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
+import { isRateLimitStatus } from '../../integrations/reddit/reddit.ratelimit.ts';
 
 export const scrapeErrors = {
   notConfigured: () =>
@@ -21,7 +22,7 @@ export const scrapeErrors = {
   ) =>
     new AppError({
       code: 'scrape.reddit_unavailable',
-      status: upstreamStatus === 429 || upstreamStatus === 503 ? 503 : 502,
+      status: isRateLimitStatus(upstreamStatus) || upstreamStatus === 503 ? 503 : 502,
       message: `The scrape failed: ${reason ?? 'Reddit could not be reached'}. Nothing was charged; try again later.`,
       extra: { scrape_id: scrapeId },
       headers: retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},

@@ -1,17 +1,17 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema } from '../../shared/http/schemas.ts';
+import { pageQuerySchema, subredditSchema } from '../../shared/http/schemas.ts';
 
-export const SUBREDDIT_PATTERN = '^r/[A-Za-z0-9][A-Za-z0-9_]{1,20}$';
 export const MAX_RESULTS = 500;
 /** What a scrape reads, in the order it is stored and shown. */
 export const SCRAPE_SOURCES = ['posts', 'comments'] as const;
 
 export const scrapeBodySchema = Type.Object(
   {
-    subreddits: Type.Array(
-      Type.String({ pattern: SUBREDDIT_PATTERN, description: 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _' }),
-      { minItems: 1, maxItems: 20, description: 'Folded case-insensitively; duplicates are charged once.' },
-    ),
+    subreddits: Type.Array(subredditSchema(), {
+      minItems: 1,
+      maxItems: 20,
+      description: 'Folded case-insensitively; duplicates are charged once.',
+    }),
     keywords: Type.Array(Type.String({ minLength: 1, maxLength: 200, description: '1–100 characters after trimming' }), {
       minItems: 1,
       maxItems: 20,

@@ -1,3 +1,4 @@
+import { monthOf, nextMonthStart } from '../../../shared/calendar.ts';
 import type { RollOverlap } from '../../keys/keys.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { spendChart, type DaySpend } from './chart.ts';
@@ -22,14 +23,11 @@ const OVERLAP_LABELS: [RollOverlap, string][] = [
   ['7d', 'in 7 days'],
 ];
 
-/** The first instant of the next UTC month, when the monthly spend starts again from zero. */
-const nextMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
-
 function spendFacts(key: KeyRow, spent: number, now: Date): Html {
   const limit = key.monthly_credit_limit;
   if (limit === null) return html`<dd>${spent} credits <span class="muted">(no monthly limit)</span></dd>`;
   return html`<dd>${spent} of ${limit} credits <meter min="0" max="${limit}" value="${Math.min(spent, limit)}">${spent} / ${limit}</meter>
-    <span class="muted">resets ${when(nextMonth(now))}</span></dd>`;
+    <span class="muted">resets ${when(nextMonthStart(monthOf(now)))}</span></dd>`;
 }
 
 function facts(view: KeyPage): Html {

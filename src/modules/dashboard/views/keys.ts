@@ -1,3 +1,4 @@
+import { dayOf } from '../../../shared/calendar.ts';
 import { SCOPES, type Scope } from '../../keys/keys.scopes.ts';
 import { html, type Html } from '../html.ts';
 import { keyState, scopesText, spentText, tokenBlock, works, type KeyRow } from './key-parts.ts';
@@ -109,7 +110,7 @@ export function keysPage(view: KeysPage): Html {
 <section class="card" aria-labelledby="create-key">
   <h2 id="create-key">Create a key</h2>
   ${errorBox(view.error)}
-  ${createForm(view.viewer, form, view.now.toISOString().slice(0, 10))}
+  ${createForm(view.viewer, form, dayOf(view.now))}
 </section>
 <section aria-labelledby="your-keys">
   <h2 id="your-keys">Your keys</h2>

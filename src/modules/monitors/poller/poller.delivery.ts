@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
 import type { Found, GapRow } from './poller.cycle.ts';
-import { utcDayStart } from '../monitors.days.ts';
+import { utcDayStart } from '../../../shared/calendar.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
 import type { MonitorRow, PausedReason } from '../monitors.tables.ts';
 import { toMatchView } from '../monitors.view.ts';

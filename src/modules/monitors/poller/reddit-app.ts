@@ -4,6 +4,7 @@
  * poller/reddit-app.usecases.ts counts the answers, stores the state and tells.
  */
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
+import { isRateLimited } from '../../../integrations/reddit/reddit.ratelimit.ts';
 
 /**
  * `blocked`: Reddit refuses the app itself (credentials refused, app not approved, the block page);
@@ -41,7 +42,8 @@ export function outcomeOf(error: unknown): 'blocked' | 'failing' | null {
 /** What Reddit's failure is called in a subreddit's health (`monitor_cursors.error`); null: not Reddit's failure. */
 export function readErrorOf(error: unknown): 'rate_limited' | 'blocked' | 'unavailable' | null {
   if (error instanceof RedditBlockedError) return 'blocked';
-  if (error instanceof RedditUnavailableError) return error.upstreamStatus === 429 ? 'rate_limited' : 'unavailable';
+  if (isRateLimited(error)) return 'rate_limited';
+  if (error instanceof RedditUnavailableError) return 'unavailable';
   return null;
 }
 
