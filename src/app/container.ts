@@ -106,7 +106,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     clock,
     jobs,
     jobsConfig: config.jobs,
-    pricePerPair: config.priceScrape,
+    prices: config.prices,
     events,
     log,
     webhooks,
@@ -116,9 +116,10 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, pricePerMatch: config.monitors.pricePerMatch, webhooks }),
+    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks }),
     clock,
     config: config.monitors,
+    prices: config.prices,
     requestsPerCycle: requestsPerCycle(config.redditRequestsPerMinute, config.monitors.intervalSeconds),
     holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
     log,
@@ -173,7 +174,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       redditConfigured: reddit !== null,
       clock,
       random,
-      pricePerPair: config.priceScrape,
+      prices: config.prices,
       jobs,
       jobsConfig: config.jobs,
       events,
@@ -237,8 +238,8 @@ function createGeneratePublish(
         ? createRedditUserClient({ ...config.reddit, redirectUri: config.redditRedirectUri })
         : null;
   const connections = createConnectionsUsecases({ ...base, redditUser, secretKey: config.secretKey, missing });
-  const generate = createGenerateUsecases({ ...base, llm, price: config.priceGenerate });
-  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, price: config.pricePublish });
+  const generate = createGenerateUsecases({ ...base, llm, prices: config.prices });
+  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices });
   return { generate, publish, connections };
 }
 

@@ -4,6 +4,8 @@
  * some had to be left out. Webhooks go out from an outbox: each stored match names the delivery it
  * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
  */
+import type { Prices } from '../../../shared/config/config.ts';
+import { chargeFor, matchesAffordable } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { idOf, newId } from '../../../shared/crypto/ids.ts';
@@ -35,10 +37,10 @@ export function createMatchDelivery(deps: {
   db: Database;
   clock: () => Date;
   random: RandomBytes;
-  pricePerMatch: number;
+  prices: Prices;
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
 }) {
-  const { db, clock, random, pricePerMatch: price } = deps;
+  const { db, clock, random, prices } = deps;
 
   /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
   async function storeOnce(monitorId: string, found: Found[], now: Date, fence: Fence) {
@@ -54,10 +56,8 @@ export function createMatchDelivery(deps: {
         const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcDayStart(now))));
         if (room < allowed) [allowed, limit] = [room, 'daily_cap'];
       }
-      if (price > 0) {
-        const affordable = Math.floor((await creditsIn(trx).spendableBalance(monitor.account_id)) / price);
-        if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
-      }
+      const affordable = matchesAffordable(prices, await creditsIn(trx).spendableBalance(monitor.account_id));
+      if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
       const at = now.toISOString();
       let stored = 0;
       let batch: string | null = null;
@@ -90,9 +90,9 @@ export function createMatchDelivery(deps: {
           .executeTakeFirst();
         if (inserted) stored++;
       }
-      if (stored > 0 && price > 0) {
-        await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price: stored * price, monitorId, matchCount: stored, at });
-      }
+      const purchase = { kind: 'monitor', id: monitorId, matches: stored } as const;
+      const price = chargeFor(prices, purchase);
+      if (price > 0) await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price, purchase, at });
       // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
       const leftOut = next < found.length && limit !== null;
       const until = limit === 'daily_cap' ? utcDayStart(now, 1) : null;
