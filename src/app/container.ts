@@ -8,7 +8,7 @@ import { createRedditClient, type RedditClient, type RedditClientOptions } from 
 import { createRedditUserClient, type RedditUserClient } from '../integrations/reddit/reddit.user.ts';
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createAccountSettingsUsecases } from '../modules/accounts/accounts.usecases.ts';
-import { createLowBalanceAlerts } from '../modules/credits/credits.alerts.ts';
+import { createLowBalanceAlerts } from '../modules/credits/credits.low-balance.usecases.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';

@@ -17,6 +17,12 @@ export interface LedgerChange {
   at: string;
 }
 
+/**
+ * What an account can spend: its gross balance less what unfinished jobs hold, as an expression over
+ * `accounts`. Every guard and read of it (here and in credits.low-balance.repository.ts) uses this one.
+ */
+export const spendable = sql<number>`(balance - held)`;
+
 /** The ledger's reference to what a row pays for: one typed column per feature (see credits.tables.ts). */
 function purchaseColumns(purchase: Purchase | null | undefined) {
   return {
@@ -56,7 +62,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .updateTable('accounts')
       .set({ balance: sql`balance + ${change.amount}` })
       .where('id', '=', change.accountId)
-      .where(sql<boolean>`balance - held + ${change.amount} >= 0`)
+      .where(sql<boolean>`${spendable} + ${change.amount} >= 0`)
       .returning('balance')
       .executeTakeFirst();
     if (!updated) return null;
@@ -73,8 +79,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .updateTable('accounts')
       .set({ held: sql`held + ${amount}` })
       .where('id', '=', accountId)
-      .where(sql<boolean>`balance - held >= ${amount}`)
-      .returning(sql<number>`balance - held`.as('available'))
+      .where(sql<boolean>`${spendable} >= ${amount}`)
+      .returning(spendable.as('available'))
       .executeTakeFirst();
     return row ? Number(row.available) : null;
   },
@@ -98,7 +104,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
   async spendableOf(accountId: string): Promise<number | undefined> {
     const row = await db
       .selectFrom('accounts')
-      .select(sql<number>`balance - held`.as('available'))
+      .select(spendable.as('available'))
       .where('id', '=', accountId)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.available);

@@ -111,7 +111,8 @@ export function createScrapeUsecases(deps: {
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
       const price = holdFor(prices, { subreddits: request.subreddits.length, keywords: request.keywords.length });
       // A balance already too small needs no write to refuse; the guarded hold below decides the rest.
-      if (caller.available < price) throw creditsErrors.insufficient(caller.available, price);
+      const available = await creditsIn(db).spendableBalance(caller.accountId);
+      if (available < price) throw creditsErrors.insufficient(available, price);
       const now = clock();
       const row: ScrapeRow = {
         id: newId('scr', now, random),
