@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { createLlmClient, type LlmClient } from '../integrations/llm/llm.client.ts';
 import { createRedditClient, type RedditClient, type RedditClientOptions } from '../integrations/reddit/reddit.client.ts';
@@ -27,7 +26,7 @@ import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failur
 import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
-import { createDatabase, type Database } from '../shared/db/database.ts';
+import { createDatabase, ping, type Database } from '../shared/db/database.ts';
 import { describeDatabaseError } from '../shared/db/database.pool.ts';
 import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
@@ -209,7 +208,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
     startWorker,
-    ping: async () => void (await sql`select 1`.execute(db)),
+    ping: () => ping(db),
     async close() {
       await jobs.stop();
       await rateLimit.close();
