@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { createLlmClient, type LlmClient } from '../integrations/llm/llm.client.ts';
 import { createRedditClient, type RedditClient, type RedditClientOptions } from '../integrations/reddit/reddit.client.ts';
 import { createRedditUserClient, type RedditUserClient } from '../integrations/reddit/reddit.user.ts';
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createAccountSettingsUsecases } from '../modules/accounts/accounts.usecases.ts';
-import { createLowBalanceAlerts } from '../modules/credits/credits.alerts.ts';
+import { createLowBalanceAlerts } from '../modules/credits/credits.low-balance.usecases.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
@@ -27,7 +26,7 @@ import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failur
 import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
-import { createDatabase, type Database } from '../shared/db/database.ts';
+import { createDatabase, ping, type Database } from '../shared/db/database.ts';
 import { describeDatabaseError } from '../shared/db/database.pool.ts';
 import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
@@ -106,7 +105,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     clock,
     jobs,
     jobsConfig: config.jobs,
-    pricePerPair: config.priceScrape,
+    prices: config.prices,
     events,
     log,
     webhooks,
@@ -116,9 +115,10 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, pricePerMatch: config.monitors.pricePerMatch, webhooks }),
+    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks }),
     clock,
     config: config.monitors,
+    prices: config.prices,
     requestsPerCycle: requestsPerCycle(config.redditRequestsPerMinute, config.monitors.intervalSeconds),
     holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
     log,
@@ -173,7 +173,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       redditConfigured: reddit !== null,
       clock,
       random,
-      pricePerPair: config.priceScrape,
+      prices: config.prices,
       jobs,
       jobsConfig: config.jobs,
       events,
@@ -208,7 +208,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
     startWorker,
-    ping: async () => void (await sql`select 1`.execute(db)),
+    ping: () => ping(db),
     async close() {
       await jobs.stop();
       await rateLimit.close();
@@ -237,8 +237,8 @@ function createGeneratePublish(
         ? createRedditUserClient({ ...config.reddit, redirectUri: config.redditRedirectUri })
         : null;
   const connections = createConnectionsUsecases({ ...base, redditUser, secretKey: config.secretKey, missing });
-  const generate = createGenerateUsecases({ ...base, llm, price: config.priceGenerate });
-  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, price: config.pricePublish });
+  const generate = createGenerateUsecases({ ...base, llm, prices: config.prices });
+  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices });
   return { generate, publish, connections };
 }
 

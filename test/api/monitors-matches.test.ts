@@ -201,7 +201,7 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
     const { token, accountId } = await app.accountWithKey(10);
     const { id } = await monitorOf(token);
     // The charge the poller makes for one poll's matches, with the monitor and the count on the ledger row.
-    await creditsIn(app.services.db).charge({ accountId, keyId: null, price: 3, monitorId: id, matchCount: 3, at: new Date().toISOString() });
+    await creditsIn(app.services.db).charge({ accountId, keyId: null, price: 3, purchase: { kind: 'monitor', id, matches: 3 }, at: new Date().toISOString() });
     const described = async () => (await (await app.api('GET', '/api/v1/usage?limit=1', { token })).json()).data[0].description;
     expect(await described()).toBe('Monitor “Launch watch”: 3 matches');
     await app.api('DELETE', `/api/v1/monitors/${id}`, { token });

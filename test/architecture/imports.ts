@@ -64,7 +64,8 @@ export function importsOf(root: string, folder = 'src'): Edge[] {
   return edges;
 }
 
-function* sourceFiles(dir: string): Generator<string> {
+/** The TypeScript files under `dir`, tests left out. */
+export function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(path);

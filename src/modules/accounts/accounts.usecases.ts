@@ -3,7 +3,7 @@ import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { accountsErrors, MAX_THRESHOLD } from './accounts.errors.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
-import { lowBalanceIn } from '../credits/credits.low-balance.ts';
+import { lowBalanceIn } from '../credits/credits.low-balance.usecases.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
+import type { Purchase } from './credits.prices.ts';
 import type { CreditLedgerTable } from './credits.tables.ts';
 
 export type LedgerKind = CreditLedgerTable['kind'];
@@ -10,15 +11,40 @@ export interface LedgerChange {
   /** Signed: a charge is negative. */
   amount: number;
   keyId?: string | null;
-  scrapeId?: string | null;
-  generationId?: string | null;
-  publicationId?: string | null;
-  /** A monitor's charge for `matchCount` matches stored in one poll. */
-  monitorId?: string | null;
-  matchCount?: number | null;
+  /** What the row pays for (or refunds); none for a grant. */
+  purchase?: Purchase | null;
   reason?: string | null;
   at: string;
 }
+
+/**
+ * What an account can spend: its gross balance less what unfinished jobs hold, as an expression over
+ * `accounts`. Every guard and read of it (here and in credits.low-balance.repository.ts) uses this one.
+ */
+export const spendable = sql<number>`(balance - held)`;
+
+/** The ledger's reference to what a row pays for: one typed column per feature (see credits.tables.ts). */
+function purchaseColumns(purchase: Purchase | null | undefined) {
+  return {
+    scrape_id: purchase?.kind === 'scrape' ? purchase.id : null,
+    generation_id: purchase?.kind === 'generation' ? purchase.id : null,
+    publication_id: purchase?.kind === 'publication' ? purchase.id : null,
+    monitor_id: purchase?.kind === 'monitor' ? purchase.id : null,
+    match_count: purchase?.kind === 'monitor' ? purchase.matches : null,
+  };
+}
+
+/** The ledger row of a move that left the gross balance at `balanceAfter`. */
+const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
+  account_id: change.accountId,
+  kind: change.kind,
+  amount: change.amount,
+  balance_after: balanceAfter,
+  key_id: change.keyId ?? null,
+  ...purchaseColumns(change.purchase),
+  reason: change.reason ?? null,
+  created_at: change.at,
+});
 
 /**
  * `accounts.balance` is the gross balance (what the ledger sums to, shown as `balance_after`);
@@ -36,27 +62,11 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .updateTable('accounts')
       .set({ balance: sql`balance + ${change.amount}` })
       .where('id', '=', change.accountId)
-      .where(sql<boolean>`balance - held + ${change.amount} >= 0`)
+      .where(sql<boolean>`${spendable} + ${change.amount} >= 0`)
       .returning('balance')
       .executeTakeFirst();
     if (!updated) return null;
-    await db
-      .insertInto('credit_ledger')
-      .values({
-        account_id: change.accountId,
-        kind: change.kind,
-        amount: change.amount,
-        balance_after: updated.balance,
-        key_id: change.keyId ?? null,
-        scrape_id: change.scrapeId ?? null,
-        generation_id: change.generationId ?? null,
-        publication_id: change.publicationId ?? null,
-        monitor_id: change.monitorId ?? null,
-        match_count: change.matchCount ?? null,
-        reason: change.reason ?? null,
-        created_at: change.at,
-      })
-      .execute();
+    await db.insertInto('credit_ledger').values(ledgerRow(change, updated.balance)).execute();
     return updated.balance;
   },
 
@@ -69,8 +79,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .updateTable('accounts')
       .set({ held: sql`held + ${amount}` })
       .where('id', '=', accountId)
-      .where(sql<boolean>`balance - held >= ${amount}`)
-      .returning(sql<number>`balance - held`.as('available'))
+      .where(sql<boolean>`${spendable} >= ${amount}`)
+      .returning(spendable.as('available'))
       .executeTakeFirst();
     return row ? Number(row.available) : null;
   },
@@ -86,16 +96,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     if (change.charge === 0) return;
     await db
       .insertInto('credit_ledger')
-      .values({
-        account_id: change.accountId,
-        kind: 'charge',
-        amount: -change.charge,
-        balance_after: updated.balance,
-        key_id: change.keyId ?? null,
-        scrape_id: change.scrapeId ?? null,
-        reason: change.reason ?? null,
-        created_at: change.at,
-      })
+      .values(ledgerRow({ ...change, kind: 'charge', amount: -change.charge }, updated.balance))
       .execute();
   },
 
@@ -103,7 +104,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
   async spendableOf(accountId: string): Promise<number | undefined> {
     const row = await db
       .selectFrom('accounts')
-      .select(sql<number>`balance - held`.as('available'))
+      .select(spendable.as('available'))
       .where('id', '=', accountId)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.available);

@@ -62,8 +62,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
         response: { 200: Type.Object({ balance: Type.Integer() }), ...problemResponses(401, 403) },
       },
     },
-    // Read in the same statement that checked the key: current as of this request.
-    async (request) => ({ balance: callerOf(request).available }),
+    async (request) => ({ balance: await credits.spendableBalance(callerOf(request).accountId) }),
   );
 
   app.get(

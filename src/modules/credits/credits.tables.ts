@@ -1,4 +1,12 @@
 import type { Generated } from 'kysely';
+
+/**
+ * One nullable column per feature a row can pay for (`scrape_id`, `generation_id`, `publication_id`,
+ * `monitor_id` with `match_count`), not one generic subject id: each is a typed reference joined to
+ * its own table for the row's description (credits.repository.ts `page`), the rows already written
+ * keep their meaning without a migration, and the API and its tests read these columns as they are.
+ * Which column a purchase fills is decided in one place, `purchaseColumns` in credits.repository.ts.
+ */
 export interface CreditLedgerTable {
   id: Generated<number>;
   account_id: string;

@@ -4,7 +4,7 @@ import { transaction } from '../../shared/db/database.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { describeLedgerEntry } from './credits.describe.ts';
 import { creditsErrors } from './credits.errors.ts';
-import { lowBalanceIn } from './credits.low-balance.ts';
+import { lowBalanceIn } from './credits.low-balance.usecases.ts';
 import { lastDays, monthOf, nextMonthStart } from '../../shared/calendar.ts';
 import { createCreditsRepository, createKeySpendRepository, type LedgerChange } from './credits.repository.ts';
 

@@ -1,3 +1,4 @@
+import type { Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { validationError } from '../../shared/errors.ts';
 import { newId } from '../../shared/crypto/ids.ts';
@@ -6,6 +7,7 @@ import { leaseFor } from '../../shared/jobs/leases.ts';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { chargeFor, refundOf } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
@@ -53,9 +55,9 @@ export function createGenerateUsecases(deps: {
   reddit: RedditClient | null;
   clock: () => Date;
   random: RandomBytes;
-  price: number;
+  prices: Prices;
 }) {
-  const { db, llm, reddit, clock, random, price } = deps;
+  const { db, llm, reddit, clock, random, prices } = deps;
   const generations = createGenerationsRepository(db);
 
   /** The post to reply to: from the account's own scrape results when there, else from Reddit. */
@@ -90,7 +92,7 @@ export function createGenerateUsecases(deps: {
       const credits = creditsIn(trx);
       if (settled && refund > 0) {
         const at = clock().toISOString();
-        await credits.refund({ accountId: row.account_id, amount: refund, chargedAt: row.created_at, keyId: row.key_id, generationId: row.id, reason: rest.error, at });
+        await credits.refund({ accountId: row.account_id, amount: refund, chargedAt: row.created_at, keyId: row.key_id, purchase: { kind: 'generation', id: row.id }, reason: rest.error, at });
       }
       return { settled, balance: await credits.spendableBalance(row.account_id) };
     });
@@ -104,7 +106,7 @@ export function createGenerateUsecases(deps: {
       completion = await llm.complete(prompt);
     } catch (error) {
       const message = error instanceof LlmUnavailableError ? error.message : 'the generation failed unexpectedly';
-      await settle(row, { status: 'failed', error: message, refund: price });
+      await settle(row, { status: 'failed', error: message, refund: refundOf(row) });
       if (error instanceof LlmUnavailableError) throw generateErrors.llmUnavailable(row.id, error.message, error.timedOut);
       throw error;
     }
@@ -112,7 +114,7 @@ export function createGenerateUsecases(deps: {
     // An answer publish would refuse is no draft: failed and refunded, not completed and charged.
     const missing = completion.noText ?? missingPart(body.type, draft);
     if (missing) {
-      await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: price });
+      await settle(row, { status: 'failed', model: completion.model, usage: JSON.stringify(completion.usage), error: `the language model answered with ${missing}`, refund: refundOf(row) });
       throw generateErrors.emptyDraft(row.id, missing);
     }
     const { settled, balance } = await settle(row, {
@@ -147,8 +149,10 @@ export function createGenerateUsecases(deps: {
       const post = body.type === 'reply' ? await findPost(caller.accountId, body.post_id!) : null;
       const subreddit = post ? post.subreddit : `r/${body.subreddit!.slice(2)}`;
       const now = clock();
+      const purchase = { kind: 'generation', id: newId('gen', now, random) } as const;
+      const price = chargeFor(prices, purchase);
       const row: GenerationRow = {
-        id: newId('gen', now, random),
+        id: purchase.id,
         account_id: caller.accountId,
         key_id: caller.keyId,
         status: 'running',
@@ -181,7 +185,7 @@ export function createGenerateUsecases(deps: {
       await commitOf(committing, () =>
         transaction(db, async (trx) => {
           await idempotencyIn(trx).bind(idempotency, row.id, row.created_at);
-          await creditsIn(trx).charge({ accountId: caller.accountId, price, keyId: caller.keyId, generationId: row.id, at: row.created_at });
+          await creditsIn(trx).charge({ accountId: caller.accountId, price, keyId: caller.keyId, purchase, at: row.created_at });
           await createGenerationsRepository(trx).insert(row);
         }),
       );
@@ -217,7 +221,7 @@ export function createGenerateUsecases(deps: {
       let count = 0;
       for (const row of await generations.findAbandoned(clock().toISOString())) {
         const error = 'the service stopped before the generation finished; the charge was refunded';
-        if ((await settle(row, { status: 'failed', error, refund: row.charged })).settled) count += 1;
+        if ((await settle(row, { status: 'failed', error, refund: refundOf(row) })).settled) count += 1;
       }
       return count;
     },

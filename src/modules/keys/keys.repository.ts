@@ -72,16 +72,13 @@ export function createKeysRepository(db: Database) {
       scopes: string | null;
       monthly_credit_limit: number | null;
       expires_at: string | null;
-      available: number;
     },
     [fingerprint: string]
   >(
     db,
     db
       .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.id', 'k.account_id')
       .select(['k.id', 'k.account_id', 'k.prefix', 'k.last_used_at', 'k.scopes', 'k.monthly_credit_limit', 'k.expires_at'])
-      .select(sql<number>`a.balance - a.held`.as('available'))
       .where('k.fingerprint', '=', '')
       .where('k.revoked_at', 'is', null),
   );

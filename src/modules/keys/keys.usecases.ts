@@ -15,8 +15,6 @@ export interface Caller {
   keyPrefix: string;
   /** SHA-256 of the key, as stored: lets the failed-attempt throttle recognise a key that worked. */
   fingerprint: string;
-  /** The account's spendable balance when the key was checked (balance less holds). */
-  available: number;
   /** What the key may do: every scope for keys made without a choice. */
   scopes: Scope[];
   /** Whole credits the key may spend per UTC month, holds included; null: no limit. */
@@ -184,7 +182,6 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
         keyId: key.id,
         keyPrefix: key.prefix,
         fingerprint,
-        available: Number(key.available),
         scopes: scopesOf(key.scopes),
         monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
       };

@@ -9,6 +9,7 @@
 import { transaction, type Database } from '../../shared/db/database.ts';
 import type { OwnThing, RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
+import { refundOf } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import { createPublicationsRepository, type PublicationRow, type SettleFrom } from './publish.repository.ts';
 
@@ -43,9 +44,10 @@ export function settleRefunded(
     // A refusal Reddit confirmed frees the Idempotency-Key, so a retry with it really retries.
     const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
     if (!(await createPublicationsRepository(trx).settle(row.id, change, from))) return false;
-    if (row.charged > 0) {
-      const refund = { accountId: row.account_id, amount: row.charged, chargedAt: row.created_at, keyId: row.key_id, publicationId: row.id, reason: error, at };
-      await creditsIn(trx).refund(refund);
+    const amount = refundOf(row);
+    if (amount > 0) {
+      const purchase = { kind: 'publication', id: row.id } as const;
+      await creditsIn(trx).refund({ accountId: row.account_id, amount, chargedAt: row.created_at, keyId: row.key_id, purchase, reason: error, at });
     }
     return true;
   });

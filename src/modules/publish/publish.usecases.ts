@@ -1,4 +1,5 @@
 import { isAppError } from '../../shared/errors.ts';
+import type { Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
@@ -6,6 +7,7 @@ import { leaseFor } from '../../shared/jobs/leases.ts';
 import { RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
 import { RedditTimeoutError, type PublishOutcome, type RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
+import { chargeFor } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
@@ -55,9 +57,9 @@ export function createPublishUsecases(deps: {
   generate: GenerateUsecases;
   clock: () => Date;
   random: RandomBytes;
-  price: number;
+  prices: Prices;
 }) {
-  const { db, connections, redditUser, generate, clock, random, price } = deps;
+  const { db, connections, redditUser, generate, clock, random, prices } = deps;
   const publications = createPublicationsRepository(db);
   const recovery = createPublishRecovery({ db, connections, redditUser, clock });
   const spendableBalance = (accountId: string) => creditsIn(db).spendableBalance(accountId);
@@ -114,7 +116,7 @@ export function createPublishUsecases(deps: {
           const duplicate = await repo.findRecentDuplicate(accountId, row.content_hash, since);
           if (duplicate) throw publishErrors.duplicate(duplicate.id);
         }
-        await creditsIn(trx).charge({ accountId, price, keyId: row.key_id, publicationId: row.id, at: row.created_at });
+        await creditsIn(trx).charge({ accountId, price: row.charged, keyId: row.key_id, purchase: { kind: 'publication', id: row.id }, at: row.created_at });
         await repo.insert(row);
         return undefined;
       });
@@ -159,7 +161,7 @@ export function createPublishUsecases(deps: {
         status: 'published',
         reddit_id: outcome.id,
         permalink: outcome.permalink,
-        charged: price,
+        charged: row.charged,
         error: null,
         completed_at: clock().toISOString(),
         freeKey: false,
@@ -183,8 +185,10 @@ export function createPublishUsecases(deps: {
       // A token refresh and the post, twice when Reddit refuses the first token: all within publishBudgetMs().
       const leaseMs = leaseFor(user.publishBudgetMs());
       const now = clock();
+      const id = newId('pub', now, random);
+      const price = chargeFor(prices, { kind: 'publication', id });
       const row: PublicationRow = {
-        id: newId('pub', now, random),
+        id,
         account_id: caller.accountId,
         key_id: caller.keyId,
         status: 'running',

@@ -1,10 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { JobsConfig } from '../../shared/config/config.ts';
+import type { JobsConfig, Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { captureOf } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { mergeResults, readComments, selectComments, windowStart } from './scrape.comments.ts';
@@ -64,14 +65,14 @@ export function createScrapeRunner(deps: {
   clock: () => Date;
   jobs: JobQueue;
   jobsConfig: JobsConfig;
-  pricePerPair: number;
+  prices: Prices;
   events: EventEmitter;
   /** Where a settled scrape that named a webhook URL is announced (`scrape.completed` / `scrape.failed`). */
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
   /** Skipped posts and unexpected failures, each line with the scrape id. */
   log: Pick<Logger, 'warn' | 'error'>;
 }) {
-  const { db, reddit, clock, jobs, jobsConfig, pricePerPair, events } = deps;
+  const { db, reddit, clock, jobs, jobsConfig, prices, events } = deps;
   const scrapes = createScrapesRepository(db);
 
   async function settle(row: ScrapeRow, outcome: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'skipped' | 'error'> & { charge: number }) {
@@ -93,7 +94,7 @@ export function createScrapeRunner(deps: {
           heldAt: row.created_at,
           charge: outcome.charge,
           keyId: row.key_id,
-          scrapeId: row.id,
+          purchase: { kind: 'scrape', id: row.id },
           at: now,
         });
       }
@@ -178,7 +179,7 @@ export function createScrapeRunner(deps: {
           skipped: unreadable.length + (comments?.skipped ?? 0),
           error: null,
           // Pairs of unavailable subreddits are not charged: only the rest of the hold is captured.
-          charge: row.price - pricePerPair * unavailable.length * request.keywords.length,
+          charge: captureOf(prices, { held: row.price, unavailable: unavailable.length, keywords: request.keywords.length }),
         });
         // Only a settlement that went through is news: one refused (another worker took the lease
         // meanwhile) must not make a waiting request answer for a scrape that is still running.

@@ -1,10 +1,11 @@
 import type { EventEmitter } from 'node:events';
-import type { JobsConfig } from '../../shared/config/config.ts';
+import type { JobsConfig, Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { creditsErrors } from '../credits/credits.errors.ts';
+import { holdFor } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
@@ -41,13 +42,13 @@ export function createScrapeUsecases(deps: {
   redditConfigured: boolean;
   clock: () => Date;
   random: RandomBytes;
-  pricePerPair: number;
+  prices: Prices;
   jobs: JobQueue;
   jobsConfig: JobsConfig;
   events: EventEmitter;
   assertWebhookUrl: (url: string) => Promise<void>;
 }) {
-  const { db, clock, random, pricePerPair, jobs, jobsConfig, events } = deps;
+  const { db, clock, random, prices, jobs, jobsConfig, events } = deps;
   const scrapes = createScrapesRepository(db);
 
   /** Resolves with how the scrape ended, or undefined when it is still running after `timeoutMs`. */
@@ -108,9 +109,10 @@ export function createScrapeUsecases(deps: {
       const request = normalizeScrapeBody(body);
       if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
-      const price = pricePerPair * request.subreddits.length * request.keywords.length;
+      const price = holdFor(prices, { subreddits: request.subreddits.length, keywords: request.keywords.length });
       // A balance already too small needs no write to refuse; the guarded hold below decides the rest.
-      if (caller.available < price) throw creditsErrors.insufficient(caller.available, price);
+      const available = await creditsIn(db).spendableBalance(caller.accountId);
+      if (available < price) throw creditsErrors.insufficient(available, price);
       const now = clock();
       const row: ScrapeRow = {
         id: newId('scr', now, random),

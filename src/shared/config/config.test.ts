@@ -51,7 +51,7 @@ describe('limits per account, per address and on Reddit', () => {
 
 describe('generate and publish configuration', () => {
   it('defaults: prices 5 and 10, no model, no connections', () => {
-    expect(loadConfig({})).toMatchObject({ priceGenerate: 5, pricePublish: 10, llm: null, secretKey: null, redditRedirectUri: null });
+    expect(loadConfig({})).toMatchObject({ prices: { generate: 5, publish: 10 }, llm: null, secretKey: null, redditRedirectUri: null });
   });
 
   it('reads SECRET_KEY as 64 hex digits or base64, and derives the redirect URI from PUBLIC_URL', () => {

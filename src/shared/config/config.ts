@@ -25,7 +25,7 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   reddit: RedditConfig | null;
-  priceScrape: number;
+  prices: Prices;
   logLevel: string;
   /** Whether the dashboard's sign-up page accepts new accounts. */
   allowSignup: boolean;
@@ -33,8 +33,6 @@ export interface Config {
   publicUrl: string | null;
   sessionTtlHours: number;
   llm: LlmConfig | null;
-  priceGenerate: number;
-  pricePublish: number;
   /** Where Reddit sends the person back after they approve the connection; null: connections are off. */
   redditRedirectUri: string | null;
   /** 32 bytes for AES-256-GCM over stored Reddit refresh tokens; null: connections are off. */
@@ -53,12 +51,22 @@ export interface Config {
   monitors: MonitorsConfig;
 }
 
+/** Credits per unit of what each feature sells; what a purchase costs is worked out in credits.prices.ts. */
+export interface Prices {
+  /** Per subreddit × keyword pair of a scrape. */
+  scrapePair: number;
+  /** Per generated draft. */
+  generate: number;
+  /** Per comment or post sent to Reddit. */
+  publish: number;
+  /** Per match a monitor stores. */
+  monitorMatch: number;
+}
+
 /** The one poller behind every monitor (src/modules/monitors). */
 export interface MonitorsConfig {
   /** The target time between two reads of every watched subreddit; longer when the Reddit budget is short. */
   intervalSeconds: number;
-  /** Credits per stored match. */
-  pricePerMatch: number;
   /** Listing pages read per subreddit group and source in one cycle before the rest is recorded as a gap. */
   maxPagesPerCycle: number;
   /** Monitors one account may have, paused ones included. */
@@ -199,14 +207,17 @@ export function loadConfig(env: Env = process.env): Config {
           authUrl: redditAuthUrl,
         }
       : null,
-    priceScrape: integer(env, 'PRICE_SCRAPE', 1, 0, 1_000_000),
+    prices: {
+      scrapePair: integer(env, 'PRICE_SCRAPE', 1, 0, 1_000_000),
+      generate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
+      publish: integer(env, 'PRICE_PUBLISH', 10, 0, 1_000_000),
+      monitorMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
+    },
     logLevel,
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 366),
     llm: llmConfig(env),
-    priceGenerate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
-    pricePublish: integer(env, 'PRICE_PUBLISH', 10, 0, 1_000_000),
     redditRedirectUri: env.REDDIT_REDIRECT_URI
       ? url(env, 'REDDIT_REDIRECT_URI', '')
       : env.PUBLIC_URL
@@ -239,7 +250,6 @@ export function loadConfig(env: Env = process.env): Config {
     http: httpTimeouts(env),
     monitors: {
       intervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 60, 1, 3600),
-      pricePerMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
       // 10 pages of 100 reach back about as far as Reddit's listings go (about 1,000 things).
       maxPagesPerCycle: integer(env, 'MONITOR_MAX_PAGES_PER_CYCLE', 10, 1, 10),
       // One Reddit app has about 90 requests a minute for every account: no one account may take most of

@@ -43,6 +43,11 @@ export function precompiled<R, P extends unknown[]>(db: Database, query: Compila
   return async (...parameters: P): Promise<R[]> => (await db.executeQuery<R>(CompiledQuery.raw(text, parameters))).rows;
 }
 
+/** One round trip: throws when the database does not answer (the readiness check). */
+export async function ping(db: Database): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export const isSqlite = (db: Database) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /**

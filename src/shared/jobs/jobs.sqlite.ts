@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { describeDatabaseError, type DatabaseLog } from '../db/database.pool.ts';
 import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
+import { createJobsRepository } from './jobs.repository.ts';
 
 const POLL_INTERVAL_MS = 250;
 
@@ -12,52 +12,21 @@ export function createSqliteJobQueue(db: Database, clock: () => Date, log: Datab
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
-
-  /**
-   * Claims a due queued job, or an active one whose worker died (its lease ran out). While a job is
-   * active, run_after holds the end of its lease. SQLite-only SQL, since this queue is SQLite-only.
-   */
-  async function claim(queue: string) {
-    const now = clock().toISOString();
-    return db
-      .updateTable('jobs')
-      .set({
-        state: 'active',
-        attempts: sql`attempts + 1`,
-        run_after: sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${now}, '+' || expire_seconds || ' seconds')`,
-      })
-      .where('id', '=', (eb) =>
-        eb
-          .selectFrom('jobs')
-          .select('id')
-          .where('queue', '=', queue)
-          .where('state', 'in', ['queued', 'active'])
-          .where('run_after', '<=', now)
-          .orderBy('run_after')
-          .limit(1),
-      )
-      .returningAll()
-      .executeTakeFirst();
-  }
+  const jobs = createJobsRepository(db);
 
   async function runOne(handler: JobHandler, queue: string): Promise<boolean> {
-    const job = await claim(queue);
+    const job = await jobs.claim(queue, clock().toISOString());
     if (!job) return false;
     try {
       await handler(JSON.parse(job.data));
-      await db.updateTable('jobs').set({ state: 'completed' }).where('id', '=', job.id).execute();
+      await jobs.complete(job.id);
     } catch (error) {
-      const retry = job.attempts <= job.retry_limit;
       const delayMs = job.retry_delay_seconds * 2 ** (job.attempts - 1) * 1000;
-      await db
-        .updateTable('jobs')
-        .set({
-          state: retry ? 'queued' : 'failed',
-          run_after: new Date(clock().getTime() + delayMs).toISOString(),
-          last_error: String((error as Error)?.message ?? error).slice(0, 500),
-        })
-        .where('id', '=', job.id)
-        .execute();
+      await jobs.failed(job.id, {
+        retry: job.attempts <= job.retry_limit,
+        runAfter: new Date(clock().getTime() + delayMs).toISOString(),
+        error: String((error as Error)?.message ?? error).slice(0, 500),
+      });
     }
     return true;
   }
@@ -86,20 +55,17 @@ export function createSqliteJobQueue(db: Database, clock: () => Date, log: Datab
 
   return {
     async send(queue, data, options: JobOptions) {
-      await db
-        .insertInto('jobs')
-        .values({
-          id: randomBytes(12).toString('hex'),
-          queue,
-          data: JSON.stringify(data),
-          state: 'queued',
-          attempts: 0,
-          retry_limit: options.retryLimit,
-          retry_delay_seconds: options.retryDelaySeconds,
-          expire_seconds: options.expireSeconds,
-          run_after: new Date(clock().getTime() + (options.startAfterSeconds ?? 0) * 1000).toISOString(),
-        })
-        .execute();
+      await jobs.insert({
+        id: randomBytes(12).toString('hex'),
+        queue,
+        data: JSON.stringify(data),
+        state: 'queued',
+        attempts: 0,
+        retry_limit: options.retryLimit,
+        retry_delay_seconds: options.retryDelaySeconds,
+        expire_seconds: options.expireSeconds,
+        run_after: new Date(clock().getTime() + (options.startAfterSeconds ?? 0) * 1000).toISOString(),
+      });
       setImmediate(tick);
     },
     async work(queue, concurrency, handler) {

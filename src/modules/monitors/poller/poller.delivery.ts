@@ -4,6 +4,8 @@
  * some had to be left out. Webhooks go out from an outbox: each stored match names the delivery it
  * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
  */
+import type { Prices } from '../../../shared/config/config.ts';
+import { chargeFor, matchesAffordable } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { idOf, newId } from '../../../shared/crypto/ids.ts';
@@ -13,6 +15,7 @@ import { transaction, type Database, type Tables } from '../../../shared/db/data
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
 import type { Found, GapRow } from './poller.cycle.ts';
 import { utcDayStart } from '../../../shared/calendar.ts';
+import { createDeliveryRepository } from './delivery.repository.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
 import type { MonitorRow, PausedReason } from '../monitors.tables.ts';
 import { toMatchView } from '../monitors.view.ts';
@@ -35,10 +38,11 @@ export function createMatchDelivery(deps: {
   db: Database;
   clock: () => Date;
   random: RandomBytes;
-  pricePerMatch: number;
+  prices: Prices;
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
 }) {
-  const { db, clock, random, pricePerMatch: price } = deps;
+  const { db, clock, random, prices } = deps;
+  const outbox = createDeliveryRepository(db);
 
   /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
   async function storeOnce(monitorId: string, found: Found[], now: Date, fence: Fence) {
@@ -54,11 +58,10 @@ export function createMatchDelivery(deps: {
         const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcDayStart(now))));
         if (room < allowed) [allowed, limit] = [room, 'daily_cap'];
       }
-      if (price > 0) {
-        const affordable = Math.floor((await creditsIn(trx).spendableBalance(monitor.account_id)) / price);
-        if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
-      }
+      const affordable = matchesAffordable(prices, await creditsIn(trx).spendableBalance(monitor.account_id));
+      if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
       const at = now.toISOString();
+      const matches = createDeliveryRepository(trx);
       let stored = 0;
       let batch: string | null = null;
       let next = 0; // the first thing not stored: where a pause for credits resumes from
@@ -66,33 +69,28 @@ export function createMatchDelivery(deps: {
         const { item, keywords } = found[next]!;
         const id = newId('mat', now, random);
         if (monitor.webhook_url && stored % BATCH === 0) batch = idOf('msg', now, id.slice(-16));
-        const inserted = await trx
-          .insertInto('monitor_matches')
-          .values({
-            id,
-            monitor_id: monitorId,
-            account_id: monitor.account_id,
-            type: item.type,
-            reddit_id: item.id,
-            subreddit: `r/${item.subreddit}`,
-            title: item.title,
-            body: item.body,
-            author: item.author,
-            permalink: item.permalink,
-            created_at: item.created_at,
-            matched_keywords: JSON.stringify(keywords),
-            found_at: at,
-            webhook_batch: batch,
-            notified_at: null,
-          })
-          .onConflict((oc) => oc.columns(['monitor_id', 'reddit_id']).doNothing())
-          .returning('seq')
-          .executeTakeFirst();
+        const inserted = await matches.insertMatch({
+          id,
+          monitor_id: monitorId,
+          account_id: monitor.account_id,
+          type: item.type,
+          reddit_id: item.id,
+          subreddit: `r/${item.subreddit}`,
+          title: item.title,
+          body: item.body,
+          author: item.author,
+          permalink: item.permalink,
+          created_at: item.created_at,
+          matched_keywords: JSON.stringify(keywords),
+          found_at: at,
+          webhook_batch: batch,
+          notified_at: null,
+        });
         if (inserted) stored++;
       }
-      if (stored > 0 && price > 0) {
-        await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price: stored * price, monitorId, matchCount: stored, at });
-      }
+      const purchase = { kind: 'monitor', id: monitorId, matches: stored } as const;
+      const price = chargeFor(prices, purchase);
+      if (price > 0) await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price, purchase, at });
       // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
       const leftOut = next < found.length && limit !== null;
       const until = limit === 'daily_cap' ? utcDayStart(now, 1) : null;
@@ -139,17 +137,10 @@ export function createMatchDelivery(deps: {
   async function flush(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const batches = await db
-        .selectFrom('monitor_matches')
-        .select(['webhook_batch', 'monitor_id'])
-        .distinct()
-        .where('notified_at', 'is', null)
-        .where('webhook_batch', 'is not', null)
-        .limit(50)
-        .execute();
+      const batches = await outbox.unsentBatches(50);
       if (batches.length === 0) return sent;
       for (const { webhook_batch: batch, monitor_id: monitorId } of batches) {
-        const rows = await db.selectFrom('monitor_matches').selectAll().where('webhook_batch', '=', batch).orderBy('seq').execute();
+        const rows = await outbox.batch(batch!);
         const monitor = await createPollerRepository(db).monitor(monitorId);
         if (monitor?.webhook_url && rows.length > 0) {
           await deps.webhooks.enqueue({
@@ -162,7 +153,7 @@ export function createMatchDelivery(deps: {
           });
           sent++;
         }
-        await db.updateTable('monitor_matches').set({ notified_at: clock().toISOString() }).where('webhook_batch', '=', batch).execute();
+        await outbox.markNotified(batch!, clock().toISOString());
       }
     }
   }

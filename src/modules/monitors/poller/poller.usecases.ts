@@ -7,7 +7,7 @@
  * the subreddits and their traffic, never with monitors, keywords or accounts.
  */
 import type { Logger } from 'pino';
-import type { MonitorsConfig } from '../../../shared/config/config.ts';
+import type { MonitorsConfig, Prices } from '../../../shared/config/config.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
 import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
@@ -54,6 +54,7 @@ export function createMonitorPoller(deps: {
   delivery: MatchDelivery;
   clock: () => Date;
   config: MonitorsConfig;
+  prices: Prices;
   /** Listing requests one cycle may make (see requestsPerCycle in poller/poller.schedule.ts). */
   requestsPerCycle: number;
   /** Who holds the lease: unique per process. */
@@ -64,7 +65,7 @@ export function createMonitorPoller(deps: {
   // Reads go through a counter of Reddit's answers, so a blocked or failing app is told once per change.
   const { reddit, settle: settleRedditApp } = watchRedditApp({ db, reddit: deps.reddit, log: deps.log, announce: delivery.announce });
   const repo = createPollerRepository(db);
-  const creditPauses = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config });
+  const creditPauses = createCreditResume({ db, reddit, subreddits: deps.subreddits, delivery, clock, config, prices: deps.prices });
   const intervalMs = config.intervalSeconds * 1000;
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;

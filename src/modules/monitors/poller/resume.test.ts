@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadGroup } from './poller.cycle.ts';
-import { canPay, catchUpGaps, catchUpGroups, fellShort, isCaughtUp } from './resume.ts';
+import { catchUpGaps, catchUpGroups, fellShort, isCaughtUp } from './resume.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 0, 0, second)).toISOString();
@@ -38,14 +38,6 @@ function readOf(count: number, oldest: number | null, complete: boolean, names =
 }
 
 describe('catching up a monitor that paused for credits', () => {
-  it('an account can pay again once its balance covers one match, and at price 0 always', () => {
-    expect(canPay(0, 1)).toBe(false);
-    expect(canPay(1, 1)).toBe(true);
-    expect(canPay(5, 3)).toBe(true);
-    expect(canPay(2, 3)).toBe(false);
-    expect(canPay(0, 0)).toBe(true);
-  });
-
   it('only a monitor that owes nothing gets its matches from the regular read', () => {
     expect(isCaughtUp(monitorOf({ resume_from: null }))).toBe(true);
     expect(isCaughtUp(monitorOf())).toBe(false);

@@ -1,6 +1,7 @@
 /**
- * The pure steps of catching up a monitor that paused for credits (issue 21): whether its account can
- * pay again, which of its own subreddits to read back, and which stretches that read could not reach.
+ * The pure steps of catching up a monitor that paused for credits (issue 21): which of its own
+ * subreddits to read back, and which stretches that read could not reach (whether its account can pay
+ * again is the price book's: canPayMatch in credits.prices.ts).
  * No I/O, so each rule is tested on its own; poller/resume.usecases.ts does the reading and storing.
  */
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../../integrations/reddit/reddit.query.ts';
@@ -15,9 +16,6 @@ import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
  * complete (a small subreddit's whole history).
  */
 export const CUT_OFF = 900;
-
-/** Whether an account with this spendable balance can pay for one match (at price 0 it always can). */
-export const canPay = (balance: number, price: number) => price <= 0 || balance >= price;
 
 /** Whether the regular read delivers this monitor's matches: not while it owes a stretch (its catch-up stores them, in order). */
 export const isCaughtUp = (monitor: MonitorRow) => monitor.resume_from === null;

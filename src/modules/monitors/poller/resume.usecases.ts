@@ -10,10 +10,11 @@
  * the monitor with a new `resume_from`.
  */
 import type { Kysely } from 'kysely';
-import type { MonitorsConfig } from '../../../shared/config/config.ts';
+import type { MonitorsConfig, Prices } from '../../../shared/config/config.ts';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
 import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
 import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
+import { canPayMatch } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import type { SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
 import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
@@ -21,7 +22,7 @@ import type { MatchDelivery } from './poller.delivery.ts';
 import type { KeywordIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository } from './poller.repository.ts';
 import { readGroup, type Mark } from './poller.reading.ts';
-import { canPay, catchUpGaps, catchUpGroups } from './resume.ts';
+import { catchUpGaps, catchUpGroups } from './resume.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 /** Renews this cycle's poller lease inside a transaction; false when it was lost. */
@@ -39,9 +40,10 @@ export function createCreditResume(deps: {
   subreddits: Pick<SubredditsUsecases, 'known'>;
   delivery: MatchDelivery;
   clock: () => Date;
-  config: Pick<MonitorsConfig, 'pricePerMatch' | 'maxPagesPerCycle'>;
+  config: Pick<MonitorsConfig, 'maxPagesPerCycle'>;
+  prices: Prices;
 }) {
-  const { db, delivery, config } = deps;
+  const { db, delivery, config, prices } = deps;
   const repo = createPollerRepository(db);
 
   /**
@@ -53,11 +55,11 @@ export function createCreditResume(deps: {
     const balances = new Map<string, number>();
     for (const monitor of await repo.creditPaused()) {
       let balance = balances.get(monitor.account_id);
-      if (balance === undefined && config.pricePerMatch > 0) {
+      if (balance === undefined) {
         balance = await creditsIn(db).spendableBalance(monitor.account_id);
         balances.set(monitor.account_id, balance);
       }
-      if (!canPay(balance ?? 0, config.pricePerMatch) || !(await repo.resumeForCredits(monitor.id, at))) continue;
+      if (!canPayMatch(prices, balance) || !(await repo.resumeForCredits(monitor.id, at))) continue;
       await delivery.announce(monitor, 'monitor.resumed', { reason: 'credits_available', from: monitor.resume_from ?? at });
     }
   }

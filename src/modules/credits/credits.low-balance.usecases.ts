@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import { idOf } from '../../shared/crypto/ids.ts';
-import type { Database } from '../../shared/db/database.ts';
+import type { Database, Tables } from '../../shared/db/database.ts';
+import { createLowBalanceRepository, type LowBalance } from './credits.low-balance.repository.ts';
 
 export const LOW_BALANCE_EVENT = 'credits.low';
 /** Alerts read per query; a flush goes on until none is left. */
@@ -11,6 +13,29 @@ interface WebhookQueue {
 }
 
 /**
+ * Low-balance alerts (issue 13). `check` runs inside the transaction of every money move, after it:
+ * one guarded statement flips the account's `low_balance_alerted` flag when the spendable balance
+ * crosses its threshold, either way, and a crossing downwards writes one `low_balance_alerts` row, sent later.
+ * The move has already locked the account's row (PostgreSQL) or taken the write lock (SQLite), so
+ * concurrent moves see each other's flag: exactly one of them writes the alert of a crossing.
+ */
+export function lowBalanceIn(db: Kysely<Tables>) {
+  const repo = createLowBalanceRepository(db);
+  return {
+    async check(accountId: string, at: string): Promise<void> {
+      const flipped = await repo.flip(accountId);
+      // Fell below: this crossing's one alert. Back at or above (or no threshold any more): the next fall is a new crossing.
+      if (flipped?.low_balance_alerted === 1) {
+        await repo.insertAlert({ accountId, available: Number(flipped.available), threshold: flipped.low_balance_threshold!, at });
+      }
+    },
+
+    /** The spendable balance and the threshold while the first is below the second (the banner), else null. */
+    status: (accountId: string): Promise<LowBalance | null> => repo.status(accountId),
+  };
+}
+
+/**
  * The delivery of an alert has an id made from the alert's: enqueueing it twice (two flushes racing,
  * or a crash between the enqueue and marking the alert sent) records one delivery, so a receiver
  * never hears of one crossing twice. Same shape as other ids (time first), so the log sorts by time.
@@ -19,22 +44,16 @@ export const deliveryIdOf = (alert: { id: number; created_at: string }) =>
   idOf('msg', new Date(alert.created_at), alert.id.toString(16).padStart(16, '0'));
 
 /**
- * Sends the `credits.low` webhooks of the alerts that money moves wrote (see credits.low-balance.ts)
+ * Sends the `credits.low` webhooks of the alerts that money moves wrote (see lowBalanceIn above)
  * to each account's own endpoint; an account without one has its alerts marked sent with nothing
  * delivered (the dashboard banner still shows). `flush` runs on a timer in the worker and after billable API calls.
  */
 export function createLowBalanceAlerts(deps: { db: Database; webhooks: WebhookQueue; clock: () => Date }) {
-  const { db, webhooks, clock } = deps;
+  const { webhooks, clock } = deps;
+  const repo = createLowBalanceRepository(deps.db);
 
   async function sendBatch(): Promise<number> {
-    const alerts = await db
-      .selectFrom('low_balance_alerts as l')
-      .innerJoin('accounts as a', 'a.id', 'l.account_id')
-      .select(['l.id', 'l.account_id', 'l.available', 'l.threshold', 'l.created_at', 'a.webhook_url'])
-      .where('l.sent_at', 'is', null)
-      .orderBy('l.id')
-      .limit(BATCH)
-      .execute();
+    const alerts = await repo.unsent(BATCH);
     for (const alert of alerts) {
       const id = Number(alert.id);
       if (alert.webhook_url) {
@@ -47,7 +66,7 @@ export function createLowBalanceAlerts(deps: { db: Database; webhooks: WebhookQu
           data: { available: alert.available, threshold: alert.threshold, crossed_at: alert.created_at },
         });
       }
-      await db.updateTable('low_balance_alerts').set({ sent_at: clock().toISOString() }).where('id', '=', id).where('sent_at', 'is', null).execute();
+      await repo.markSent(id, clock().toISOString());
     }
     return alerts.length;
   }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { canPayMatch, captureOf, chargeFor, holdFor, matchesAffordable, refundOf } from './credits.prices.ts';
+
+const prices = { scrapePair: 2, generate: 5, publish: 10, monitorMatch: 3 };
+const free = { ...prices, monitorMatch: 0 };
+
+describe('the price book', () => {
+  it('a scrape holds the price of every subreddit × keyword pair', () => {
+    expect(holdFor(prices, { subreddits: 3, keywords: 2 })).toBe(12);
+  });
+
+  it('a completed scrape captures its hold less the pairs of its unavailable subreddits', () => {
+    expect(captureOf(prices, { held: 12, unavailable: 0, keywords: 2 })).toBe(12);
+    expect(captureOf(prices, { held: 12, unavailable: 2, keywords: 2 })).toBe(4);
+  });
+
+  it('a draft and a publication cost their price, a monitor’s matches the price of one match each', () => {
+    expect(chargeFor(prices, { kind: 'generation', id: 'gen_1' })).toBe(5);
+    expect(chargeFor(prices, { kind: 'publication', id: 'pub_1' })).toBe(10);
+    expect(chargeFor(prices, { kind: 'monitor', id: 'mon_1', matches: 4 })).toBe(12);
+  });
+
+  it('a failed charge is refunded in full', () => {
+    expect(refundOf({ charged: 10 })).toBe(10);
+  });
+
+  it('a balance affords as many matches as it pays for in full, and every one while matches are free', () => {
+    expect(matchesAffordable(prices, 8)).toBe(2);
+    expect(matchesAffordable(prices, 2)).toBe(0);
+    expect(matchesAffordable(free, 0)).toBe(Infinity);
+  });
+
+  it('an account can pay again once its balance covers one match, and at price 0 always', () => {
+    const at = (monitorMatch: number) => ({ ...prices, monitorMatch });
+    expect(canPayMatch(at(1), 0)).toBe(false);
+    expect(canPayMatch(at(1), 1)).toBe(true);
+    expect(canPayMatch(at(3), 5)).toBe(true);
+    expect(canPayMatch(at(3), 2)).toBe(false);
+    expect(canPayMatch(at(0), 0)).toBe(true);
+  });
+});
