@@ -13,7 +13,7 @@ interface WebhookQueue {
 }
 
 /**
- * Low-balance alerts (issue 13). `check` runs inside the transaction of every money move, after it:
+ * Low-balance alerts. `check` runs inside the transaction of every money move, after it:
  * one guarded statement flips the account's `low_balance_alerted` flag when the spendable balance
  * crosses its threshold, either way, and a crossing downwards writes one `low_balance_alerts` row, sent later.
  * The move has already locked the account's row (PostgreSQL) or taken the write lock (SQLite), so

@@ -1,5 +1,5 @@
 /**
- * The pure steps of catching up a monitor that paused for credits (issue 21): which of its own
+ * The pure steps of catching up a monitor that paused for credits: which of its own
  * subreddits to read back, and which stretches that read could not reach (whether its account can pay
  * again is the price book's: canPayMatch in credits.prices.ts).
  * No I/O, so each rule is tested on its own; poller/resume.usecases.ts does the reading and storing.

@@ -1,5 +1,5 @@
 /**
- * Nothing lost to a pause for credits (issue 21). A monitor that paused because its account could not
+ * Nothing lost to a pause for credits. A monitor that paused because its account could not
  * pay remembers where it stopped (`resume_from`, the `created_at` of the first match left out, see
  * poller/poller.delivery.ts). Each poller cycle resumes those whose account can pay for a match again, and
  * catches up every active monitor that still owes a stretch: it reads the monitor's own subreddits
