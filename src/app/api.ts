@@ -8,15 +8,11 @@ import { monitorsRoutes } from '../modules/monitors/monitors.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
-import { AppError } from '../shared/errors.ts';
+import { requestErrors } from '../shared/http/request-errors.ts';
+import { describeRoute } from './api.describe.ts';
 import type { Services } from './container.ts';
 
 export const API_PREFIX = '/api/v1';
-
-/** The order as the OpenAPI document states it to clients. */
-export const API_DESCRIPTION =
-  'Credit-billed Reddit automation. Every /api/v1/ call: key (401) → scope (403 auth.insufficient_scope) → rate limit (429) → ' +
-  'request (400/413/415/422) → credits (402).';
 
 /**
  * Node's HTTP parser refuses a header line holding a line break or a control character before any
@@ -27,13 +23,7 @@ export const malformedHeaderLine = () => keysErrors.malformed('a header contains
 
 /** A POST without a body never reaches the JSON parser; treat it like a wrong content type. */
 async function requireBody(request: FastifyRequest) {
-  if (request.method === 'POST' && request.body === undefined) {
-    throw new AppError({
-      code: 'request.unsupported_media_type',
-      status: 415,
-      message: 'Send a JSON body with the header "Content-Type: application/json".',
-    });
-  }
+  if (request.method === 'POST' && request.body === undefined) throw requestErrors.noBody();
 }
 
 /**
@@ -67,6 +57,9 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   // 6. Idempotency-Key → 400 (malformed key), 409 (same key in flight), 422 (same key, other body), or the
   //    stored answer replayed. On routes marked `idempotent`, after validation: a refused request keeps no key.
   registerIdempotency(api, services.idempotency);
+
+  // Every route's problem answers, from these checks and its own `config.errors`, into the API document.
+  api.addHook('onRoute', describeRoute);
 
   // 7. The usecase. Its credits check (402) is always last: credits are held or charged inside the
   //    usecase's transaction, so only a call that passed every check above can be charged.

@@ -4,12 +4,14 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
-import { API_DESCRIPTION, API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
+import { API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
+import { openapiOptions } from './openapi/openapi.document.ts';
 import type { Services } from './container.ts';
 import { AppError } from '../shared/errors.ts';
 import { createAllowedMethods, routingErrors } from '../shared/http/allowed-methods.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from '../shared/http/error-mapper.ts';
-import { problemSchema } from '../shared/http/schemas.ts';
+import { requestErrors } from '../shared/http/request-errors.ts';
+import { problemSchema } from '../shared/http/problems.ts';
 import { strictValidatorCompiler } from '../shared/http/validator.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -28,13 +30,10 @@ function onClientError(error: NodeJS.ErrnoException, socket: Socket) {
   if (!socket.writable) return socket.destroy();
   const code = error.code ?? '';
   if (code === 'HPE_INVALID_METHOD') return socket.end(rawProblem(routingErrors.methodNotImplemented()));
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return socket.end(rawProblem(new AppError({ code: 'request.timeout', status: 408, message: 'The request was not received in time.' })));
-  }
-  const malformedHeader = /HEADER|LF_EXPECTED|CR_EXPECTED|INVALID_CONSTANT|CHUNK/.test(code) && code !== 'HPE_HEADER_OVERFLOW';
-  const reply = malformedHeader
-    ? malformedHeaderLine()
-    : new AppError({ code: 'request.malformed', status: code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, message: 'The HTTP request is malformed.' });
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.end(rawProblem(requestErrors.timeout()));
+  if (code === 'HPE_HEADER_OVERFLOW') return socket.end(rawProblem(requestErrors.headersTooLarge()));
+  const malformedHeader = /HEADER|LF_EXPECTED|CR_EXPECTED|INVALID_CONSTANT|CHUNK/.test(code);
+  const reply = malformedHeader ? malformedHeaderLine() : requestErrors.malformed();
   socket.end(rawProblem(reply));
 }
 
@@ -114,19 +113,7 @@ export async function buildServer(
     );
   });
 
-  await app.register(swagger, {
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'subpilot API',
-        version: '1.0.0',
-        description: API_DESCRIPTION,
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'ak_live_<64 hex>' } } },
-      security: [{ bearerAuth: [] }],
-    },
-  });
+  await app.register(swagger, openapiOptions(services.config));
 
   // A load balancer must not send traffic to an instance that cannot reach its database.
   app.get('/healthz', { schema: { hide: true } }, async () => {

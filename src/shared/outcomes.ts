@@ -21,7 +21,7 @@ export interface Committing {
 const retryRule = 'Retrying with the same Idempotency-Key is safe: it never runs or charges twice.';
 
 /** The database became unreachable during the commit itself: whether it went through is not known. */
-const outcomeUnknown = (c: Committing) =>
+export const outcomeUnknown = (c: Committing) =>
   new AppError({
     code: 'outcome_unknown',
     status: 503,
@@ -33,7 +33,7 @@ const outcomeUnknown = (c: Committing) =>
   });
 
 /** It was created and paid for; only its answer failed. */
-const answerLost = (c: Committing, error: unknown) =>
+export const answerLost = (c: Committing, error: unknown) =>
   new AppError({
     code: 'answer_lost',
     status: isDatabaseUnavailable(error) ? 503 : 500,
@@ -70,3 +70,10 @@ export async function afterCommitOf<T>(c: Committing, work: () => Promise<T>): P
     throw answerLost(c, error);
   }
 }
+
+/** Every answer commitOf and afterCommitOf can give about `c`: what the API document lists for its route. */
+export const outcomeSamples = (c: Committing): AppError[] => [
+  outcomeUnknown(c),
+  answerLost(c, Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+  answerLost(c, new Error('unexpected')),
+];

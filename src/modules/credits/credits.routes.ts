@@ -1,22 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { pageQuerySchema, problemResponses } from '../../shared/http/schemas.ts';
+import { invalidCursor } from '../../shared/http/pagination.ts';
+import { pageQuerySchema } from '../../shared/http/schemas.ts';
+import { creditsErrors } from './credits.errors.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import type { CreditsUsecases } from './credits.usecases.ts';
 
-const ledgerEntrySchema = Type.Object({
-  id: Type.Integer(),
-  type: Type.Union([Type.Literal('grant'), Type.Literal('charge'), Type.Literal('refund')]),
-  amount: Type.Integer({ description: 'Signed: charges are negative' }),
-  balance_after: Type.Integer(),
-  key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()]),
-  scrape_id: Type.Union([Type.String(), Type.Null()]),
-  generation_id: Type.Union([Type.String(), Type.Null()]),
-  publication_id: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
-  description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
-  created_at: Type.String({ format: 'date-time' }),
-});
+const ledgerEntrySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.Union([Type.Literal('grant'), Type.Literal('charge'), Type.Literal('refund')]),
+    amount: Type.Integer({ description: 'Signed: charges are negative' }),
+    balance_after: Type.Integer(),
+    key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()]),
+    scrape_id: Type.Union([Type.String(), Type.Null()]),
+    generation_id: Type.Union([Type.String(), Type.Null()]),
+    publication_id: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
+    description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'UsageEntry' },
+);
 
 const dailyQuerySchema = Type.Object(
   {
@@ -28,27 +33,30 @@ const dailyQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const dailyUsageSchema = Type.Object({
-  key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()], { description: 'null: the whole account' }),
-  days: Type.Array(
-    Type.Object({
-      date: Type.String({ format: 'date', description: 'A UTC day' }),
-      credits: Type.Integer({ description: 'Charges less refunds made that day' }),
-    }),
-  ),
-  total: Type.Integer({ description: 'The sum of the days' }),
-  month_to_date: Type.Union(
-    [
+const dailyUsageSchema = Type.Object(
+  {
+    key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()], { description: 'null: the whole account' }),
+    days: Type.Array(
       Type.Object({
-        spent: Type.Integer({ description: 'This UTC month, unfinished holds included: the figure the limit is checked against' }),
-        limit: Type.Union([Type.Integer(), Type.Null()], { description: 'The key\'s monthly credit limit; null: none' }),
-        resets_at: Type.String({ format: 'date-time', description: 'The first instant of the next UTC month' }),
+        date: Type.String({ format: 'date', description: 'A UTC day' }),
+        credits: Type.Integer({ description: 'Charges less refunds made that day' }),
       }),
-      Type.Null(),
-    ],
-    { description: 'The key\'s month so far; null without `key`' },
-  ),
-});
+    ),
+    total: Type.Integer({ description: 'The sum of the days' }),
+    month_to_date: Type.Union(
+      [
+        Type.Object({
+          spent: Type.Integer({ description: 'This UTC month, unfinished holds included: the figure the limit is checked against' }),
+          limit: Type.Union([Type.Integer(), Type.Null()], { description: 'The key\'s monthly credit limit; null: none' }),
+          resets_at: Type.String({ format: 'date-time', description: 'The first instant of the next UTC month' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The key\'s month so far; null without `key`' },
+    ),
+  },
+  { title: 'DailyUsage' },
+);
 
 /** Reads of the account's own standing: free, and never 402, so an account at zero still sees it. */
 export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases }> = async (app, { credits }) => {
@@ -58,8 +66,11 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
       config: { scope: 'read' },
       schema: {
         summary: 'Current credit balance (free)',
+        operationId: 'getBalance',
+        description:
+          'The credits this account can spend now: its balance less what unfinished scrapes hold. Free; never 402, so an account at zero still sees it.',
         tags: ['credits'],
-        response: { 200: Type.Object({ balance: Type.Integer() }), ...problemResponses(401, 403) },
+        response: { 200: Type.Object({ balance: Type.Integer({ description: 'Credits spendable now' }) }, { title: 'Balance' }) },
       },
     },
     async (request) => ({ balance: await credits.spendableBalance(callerOf(request).accountId) }),
@@ -68,18 +79,19 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
   app.get(
     '/usage',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [invalidCursor()] },
       schema: {
         summary: 'Ledger entries, newest first (free, cursor-paginated)',
+        operationId: 'listUsage',
+        description:
+          'Every change of the balance (grants, charges, refunds), newest first, each with the key that made it and what it was for. The balance equals the sum of the ledger. Pass `next_cursor` back as `cursor` for the next page.',
         tags: ['credits'],
         querystring: pageQuerySchema,
         response: {
-          200: Type.Object({
-            data: Type.Array(ledgerEntrySchema),
-            has_more: Type.Boolean(),
-            next_cursor: Type.Union([Type.String(), Type.Null()]),
-          }),
-          ...problemResponses(400, 401, 403, 422),
+          200: Type.Object(
+            { data: Type.Array(ledgerEntrySchema), has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+            { title: 'UsageList' },
+          ),
         },
       },
     },
@@ -90,15 +102,16 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
   app.get(
     '/usage/daily',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [creditsErrors.keyNotFound()] },
       schema: {
         summary: 'Credits spent per UTC day, by the account or one of its keys (free)',
+        operationId: 'getDailyUsage',
         description:
           'Net credits per day (charges less refunds, each on the day of its ledger entry), oldest first ending today, ' +
           'days without spend included. With `key`, that key\'s days and its spend this month against its monthly limit.',
         tags: ['credits'],
         querystring: dailyQuerySchema,
-        response: { 200: dailyUsageSchema, ...problemResponses(401, 403, 404, 422, 429) },
+        response: { 200: dailyUsageSchema },
       },
     },
     async (request) =>

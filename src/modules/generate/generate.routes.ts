@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '../../shared/http/schemas.ts';
+import { outcomeSamples } from '../../shared/outcomes.ts';
+import { creditsErrors } from '../credits/credits.errors.ts';
+import { generateErrors } from './generate.errors.ts';
+import { committingGeneration } from './generate.usecases.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import { generateBodySchema, generationParamsSchema, generationSchema } from './generate.schemas.ts';
 import type { GenerateUsecases } from './generate.usecases.ts';
+
+const SAMPLE_ID = 'gen_0c4d2e8f1a3b5c7d9e0f2a4b6c8d';
 
 export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUsecases }> = async (app, { generate }) => {
   app.post(
@@ -10,10 +15,24 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
     {
       config: {
         scope: 'generate',
+        errors: [
+          generateErrors.notConfigured(),
+          generateErrors.postNotFound('t3_1h2k9xq', 'it was removed'),
+          generateErrors.redditUnavailable('Reddit answered 503'),
+          generateErrors.redditBlocked('Reddit answered 403 to the app'),
+          creditsErrors.insufficient(0, 5),
+          creditsErrors.keyLimitReached({ limit: 500, spent: 498, required: 5, resetsAt: '2026-12-01T00:00:00.000Z' }),
+          generateErrors.llmUnavailable(SAMPLE_ID, 'the model answered 500', false),
+          generateErrors.emptyDraft(SAMPLE_ID, 'content was empty'),
+          generateErrors.llmUnavailable(SAMPLE_ID, 'no answer within 60 s', true),
+          generateErrors.inProgress(SAMPLE_ID),
+          ...outcomeSamples(committingGeneration(SAMPLE_ID, 5)),
+        ],
         idempotent: { replay: async (request, reply, id) => reply.code(200).send(await generate.outcome(callerOf(request).accountId, id)) },
       },
       schema: {
         summary: 'Draft a reply to a post, or a new post, with the language model (billable)',
+        operationId: 'createGeneration',
         description:
           'Price: PRICE_GENERATE per draft, charged before the model is called and refunded when it fails (502) or ' +
           'times out (504), or answers without a usable draft (502 generate.empty_draft: content null or empty, no ' +
@@ -23,7 +42,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
           'generates or charges again: it gets the draft, 409 generate.in_progress while the model is still asked, or the failure.',
         tags: ['generate'],
         body: generateBodySchema,
-        response: { 200: generationSchema, ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 502, 503, 504) },
+        response: { 200: generationSchema },
       },
     },
     async (request) => generate.generate(callerOf(request), request.body, request.idempotency),
@@ -32,12 +51,15 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUseca
   app.get(
     '/generations/:id',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [generateErrors.notFound()] },
       schema: {
         summary: 'One generation of this account (free)',
+        operationId: 'getGeneration',
+        description:
+          'A draft as POST /generate answered it: running, completed with its text, or failed (refunded).',
         tags: ['generate'],
         params: generationParamsSchema,
-        response: { 200: generationSchema, ...problemResponses(401, 403, 404) },
+        response: { 200: generationSchema },
       },
     },
     async (request) => generate.get(callerOf(request).accountId, request.params.id),

@@ -1,43 +1,70 @@
 import Type, { type Static } from 'typebox';
-import { subredditSchema } from '../../shared/http/schemas.ts';
+import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
 export const POST_ID_PATTERN = '^t3_[a-z0-9]{1,16}$';
 export const MAX_INSTRUCTIONS = 2000;
 
-export const generateBodySchema = Type.Object(
-  {
-    type: Type.Union([Type.Literal('reply'), Type.Literal('post')], { description: 'A reply to a post, or a new self post' }),
-    post_id: Type.Optional(Type.String({ pattern: POST_ID_PATTERN, description: 'For a reply: the t3_ id of the post' })),
-    subreddit: Type.Optional(subredditSchema('For a post: r/<name>')),
-    instructions: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTIONS, description: 'What to write, up to 2,000 characters' }),
-    tone: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' })),
-    max_length: Type.Optional(
-      Type.Integer({ minimum: 50, maximum: 10_000, description: 'Most characters (code points) of the body; a longer answer is cut at a word' }),
+const instructions = Type.String({
+  minLength: 1,
+  maxLength: MAX_INSTRUCTIONS,
+  pattern: NOT_BLANK,
+  description: 'What to write, up to 2,000 characters, not blank',
+});
+const tone = Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' }));
+const maxLength = Type.Optional(
+  Type.Integer({ minimum: 50, maximum: 10_000, description: 'Most characters (code points) of the body; a longer answer is cut at a word' }),
+);
+
+/** `type` says which of the two a request is, and each takes its own fields: a reply its post, a post its subreddit. */
+export const generateBodySchema = oneOf(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('reply', { description: 'A reply to a post' }),
+        post_id: Type.String({ pattern: POST_ID_PATTERN, description: 'The t3_ id of the post to reply to; its subreddit is the draft\'s' }),
+        instructions,
+        tone,
+        max_length: maxLength,
+      },
+      { additionalProperties: false, title: 'GenerateReply' },
     ),
-  },
-  { additionalProperties: false },
+    Type.Object(
+      {
+        type: Type.Literal('post', { description: 'A new self post' }),
+        subreddit: subredditSchema('r/<name> the post is for'),
+        instructions,
+        tone,
+        max_length: maxLength,
+      },
+      { additionalProperties: false, title: 'GeneratePost' },
+    ),
+  ],
+  { title: 'GenerateRequest', discriminator: { propertyName: 'type', mapping: { reply: '#/components/schemas/GenerateReply', post: '#/components/schemas/GeneratePost' } } },
 );
 
 export type GenerateBody = Static<typeof generateBodySchema>;
 
-export const generationSchema = Type.Object({
-  id: Type.String(),
-  type: Type.Union([Type.Literal('reply'), Type.Literal('post')]),
-  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
-  post_id: Type.Union([Type.String(), Type.Null()]),
-  subreddit: Type.String(),
-  title: Type.Union([Type.String(), Type.Null()], { description: "Posts only, at most 300 characters (Reddit's limit); null for replies" }),
-  body: Type.Union([Type.String(), Type.Null()], {
-    description: "At most max_length, else 40,000 characters (Reddit's limit), counted in code points; null when failed",
-  }),
-  model: Type.Union([Type.String(), Type.Null()]),
-  usage: Type.Union([
-    Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
-    Type.Null(),
-  ]),
-  credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
-  error: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: 'date-time' }),
-});
+export const generationSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union([Type.Literal('reply'), Type.Literal('post')]),
+    status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+    post_id: Type.Union([Type.String(), Type.Null()]),
+    subreddit: Type.String(),
+    title: Type.Union([Type.String(), Type.Null()], { description: "Posts only, at most 300 characters (Reddit's limit); null for replies" }),
+    body: Type.Union([Type.String(), Type.Null()], {
+      description: "At most max_length, else 40,000 characters (Reddit's limit), counted in code points; null when failed",
+    }),
+    model: Type.Union([Type.String(), Type.Null()]),
+    usage: Type.Union([
+      Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+      Type.Null(),
+    ]),
+    credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Generation' },
+);
 
 export const generationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });

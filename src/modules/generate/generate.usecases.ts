@@ -1,6 +1,5 @@
 import type { Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
-import { validationError } from '../../shared/errors.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { leaseFor } from '../../shared/jobs/leases.ts';
@@ -36,18 +35,14 @@ export function toGenerationView(row: GenerationRow, balance?: number) {
   };
 }
 
-/** The body's conditional rules, which the schema cannot say in a way clients read easily. */
-function checkShape(body: GenerateBody): void {
-  const problems: { path: string; message: string }[] = [];
-  if (body.type === 'reply' && !body.post_id) problems.push({ path: '/post_id', message: 'is required for a reply' });
-  if (body.type === 'reply' && body.subreddit) problems.push({ path: '/subreddit', message: 'is taken from the post for a reply; leave it out' });
-  if (body.type === 'post' && !body.subreddit) problems.push({ path: '/subreddit', message: 'is required for a post' });
-  if (body.type === 'post' && body.post_id) problems.push({ path: '/post_id', message: 'is only for a reply' });
-  if (!body.instructions.trim()) problems.push({ path: '/instructions', message: 'must not be blank' });
-  if (problems.length > 0) {
-    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
-  }
-}
+/** A generation being created, as its answers name it when the database fails around the commit. */
+export const committingGeneration = (id: string, price: number): Committing => ({
+  noun: 'generation',
+  id,
+  idField: 'generation_id',
+  location: `/api/v1/generations/${id}`,
+  money: `was charged ${price} credits (refunded in full if it fails)`,
+});
 
 export function createGenerateUsecases(deps: {
   db: Database;
@@ -144,10 +139,10 @@ export function createGenerateUsecases(deps: {
 
   return {
     async generate(caller: Caller, body: GenerateBody, idempotency: IdempotencyClaim | null = null) {
-      checkShape(body);
+      // The schema has checked the shape: a reply names its post, a post its subreddit.
       if (!llm) throw generateErrors.notConfigured();
-      const post = body.type === 'reply' ? await findPost(caller.accountId, body.post_id!) : null;
-      const subreddit = post ? post.subreddit : `r/${body.subreddit!.slice(2)}`;
+      const post = body.type === 'reply' ? await findPost(caller.accountId, body.post_id) : null;
+      const subreddit = post ? post.subreddit : `r/${(body as { subreddit: string }).subreddit.slice(2)}`;
       const now = clock();
       const purchase = { kind: 'generation', id: newId('gen', now, random) } as const;
       const price = chargeFor(prices, purchase);
@@ -158,7 +153,7 @@ export function createGenerateUsecases(deps: {
         status: 'running',
         type: body.type,
         request: JSON.stringify(body),
-        post_id: body.post_id ?? null,
+        post_id: body.type === 'reply' ? body.post_id : null,
         subreddit,
         title: null,
         body: null,
@@ -173,13 +168,7 @@ export function createGenerateUsecases(deps: {
         created_at: now.toISOString(),
         completed_at: null,
       };
-      const committing: Committing = {
-        noun: 'generation',
-        id: row.id,
-        idField: 'generation_id',
-        location: `/api/v1/generations/${row.id}`,
-        money: `was charged ${price} credits (refunded in full if it fails)`,
-      };
+      const committing = committingGeneration(row.id, price);
       // Charged before the model is called (see creditsIn), with its record and its Idempotency-Key in one
       // transaction: a crash leaves a leased row for recovery to refund, never a charge without a generation.
       await commitOf(committing, () =>

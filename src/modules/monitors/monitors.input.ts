@@ -58,7 +58,8 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
   const items = list(problems, field, value, min, max) ?? [];
   const trimmed = items.map((keyword) => keyword.trim());
   trimmed.forEach((keyword, index) => {
-    if (keyword.length < 1 || keyword.length > MONITOR_LIMITS.keywordLength) {
+    // Counted in code points, as the API schema's pattern counts them.
+    if (keyword.length < 1 || [...keyword].length > MONITOR_LIMITS.keywordLength) {
       problems.push({ path: `/${field}/${index}`, message: 'must be 1 to 100 characters after trimming spaces' });
     }
   });
@@ -69,7 +70,7 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
 const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unknown) => MonitorSettings[K] } = {
   name(problems, value) {
     const name = typeof value === 'string' ? value.trim() : '';
-    if (name.length < 1 || name.length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: 'must be 1 to 64 characters after trimming spaces' });
+    if (name.length < 1 || [...name].length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: 'must be 1 to 64 characters after trimming spaces' });
     return name;
   },
   subreddits(problems, value) {

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { problemResponses } from '../../shared/http/schemas.ts';
+import { invalidCursor } from '../../shared/http/pagination.ts';
+import { webhooksErrors } from '../webhooks/webhooks.errors.ts';
+import { monitorsErrors } from './monitors.errors.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import {
   matchesQuerySchema,
@@ -17,6 +19,13 @@ import type { MonitorsUsecases } from './monitors.usecases.ts';
 
 const PRICE_NOTE = 'Free: only stored matches cost credits (PRICE_MONITOR_MATCH each), so this never answers 402.';
 
+/** What a change of a monitor's settings can be refused for, beyond its schema. */
+const SETTINGS_ERRORS = [
+  monitorsErrors.tooManySubreddits(500, 498, 503),
+  webhooksErrors.invalidUrl('must not point at a private, link-local or reserved address'),
+  webhooksErrors.notConfigured(),
+];
+
 const created = (reply: FastifyReply, monitor: { id: string }) => reply.code(201).header('location', `/api/v1/monitors/${monitor.id}`).send(monitor);
 
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
@@ -26,14 +35,16 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       // Idempotent: a retried create must not make a second monitor, which would store and charge every match twice.
       config: {
         scope: 'monitors',
+        errors: [monitorsErrors.notConfigured(), monitorsErrors.limitReached(50, 50), ...SETTINGS_ERRORS],
         idempotent: { replay: async (request, reply, id) => created(reply, await monitors.get(callerOf(request).accountId, id)) },
       },
       schema: {
         summary: 'Watch subreddits for new posts and comments that contain keywords',
+        operationId: 'createMonitor',
         description: `${PRICE_NOTE} Send an Idempotency-Key header to make retries safe.`,
         tags: ['monitors'],
         body: monitorBodySchema,
-        response: { 201: monitorSchema, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 503) },
+        response: { 201: monitorSchema },
       },
     },
     async (request, reply) => {
@@ -44,12 +55,15 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.get(
     '/monitors',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [invalidCursor()] },
       schema: {
         summary: "This account's monitors, newest first, with their health (free, cursor-paginated)",
+        operationId: 'listMonitors',
+        description:
+          'Every monitor, active and paused, with its health. Pass `next_cursor` back as `cursor` for the next page.',
         tags: ['monitors'],
         querystring: pageQuerySchema,
-        response: { 200: monitorListSchema, ...problemResponses(400, 401, 403, 422, 429) },
+        response: { 200: monitorListSchema },
       },
     },
     async (request) => monitors.list(callerOf(request).accountId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }),
@@ -58,12 +72,15 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.get(
     '/monitors/:id',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [monitorsErrors.notFound()] },
       schema: {
         summary: 'One monitor of this account, with its health (free)',
+        operationId: 'getMonitor',
+        description:
+          'The monitor\'s settings, whether it is paused and why, and its health: how Reddit treats this service\'s app, each subreddit\'s state and last read, and any gaps.',
         tags: ['monitors'],
         params: monitorParamsSchema,
-        response: { 200: monitorSchema, ...problemResponses(401, 403, 404, 422, 429) },
+        response: { 200: monitorSchema },
       },
     },
     async (request) => monitors.get(callerOf(request).accountId, request.params.id),
@@ -72,14 +89,15 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.patch(
     '/monitors/:id',
     {
-      config: { scope: 'monitors' },
+      config: { scope: 'monitors', errors: [monitorsErrors.notFound(), ...SETTINGS_ERRORS] },
       schema: {
         summary: 'Change any field of a monitor, or pause or resume it',
+        operationId: 'updateMonitor',
         description: `${PRICE_NOTE} Fields left out keep their value. Resuming watches from that moment: posts and comments published while the monitor was paused are never matched.`,
         tags: ['monitors'],
         params: monitorParamsSchema,
         body: monitorPatchSchema,
-        response: { 200: monitorSchema, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 503) },
+        response: { 200: monitorSchema },
       },
     },
     async (request) => monitors.update(callerOf(request).accountId, request.params.id, request.body),
@@ -88,12 +106,15 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.delete(
     '/monitors/:id',
     {
-      config: { scope: 'monitors' },
+      config: { scope: 'monitors', errors: [monitorsErrors.notFound()] },
       schema: {
         summary: 'Delete a monitor and its stored matches (its ledger entries stay)',
+        operationId: 'deleteMonitor',
+        description:
+          'Stops the monitor at once and deletes its matches; the credits they cost stay in the ledger. Free.',
         tags: ['monitors'],
         params: monitorParamsSchema,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(401, 403, 404, 422, 429) },
+        response: { 204: Type.Null({ description: 'Deleted' }) },
       },
     },
     async (request, reply) => {
@@ -105,16 +126,20 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.get(
     '/monitors/:id/matches',
     {
-      config: { scope: 'read' },
+      config: {
+        scope: 'read',
+        errors: [monitorsErrors.notFound(), monitorsErrors.matchNotFound(), monitorsErrors.cursorWithAfter(), invalidCursor()],
+      },
       schema: {
         summary: "A monitor's matches: newest first, or with `after` everything stored after a match, oldest first (free)",
+        operationId: 'listMonitorMatches',
         description:
           'Keep the id of the last match you read and ask with after=<that id>: each match is returned once, in the order it ' +
           'was stored, and none is skipped. `after` and `cursor` cannot be combined (400 request.invalid_query).',
         tags: ['monitors'],
         params: monitorParamsSchema,
         querystring: matchesQuerySchema,
-        response: { 200: matchListSchema, ...problemResponses(400, 401, 403, 404, 422, 429) },
+        response: { 200: matchListSchema },
       },
     },
     async (request) =>

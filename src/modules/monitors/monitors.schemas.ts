@@ -1,17 +1,17 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema, subredditSchema } from '../../shared/http/schemas.ts';
+import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 import { MONITOR_LIMITS } from './monitors.input.ts';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')]);
 
-// Keywords may carry spaces around them, so the raw text may be longer than the trimmed limit the usecase checks.
-const keyword = Type.String({ minLength: 1, maxLength: 200, description: '1–100 characters after trimming' });
+// Keywords may carry spaces around them, so the raw text may be longer than the trimmed limit.
+const keyword = trimmedText({ max: 200, trimmedMax: MONITOR_LIMITS.keywordLength, description: '1–100 characters after trimming' });
 
-/** Every field a monitor has, as POST takes them. */
+/** Every field a monitor has, without defaults: POST adds them, PATCH must not (a left-out field keeps its value). */
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
+  name: trimmedText({ max: MONITOR_LIMITS.name, trimmedMax: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
   subreddits: Type.Array(subredditSchema(), {
     minItems: 1,
     maxItems: MONITOR_LIMITS.subreddits,
@@ -24,17 +24,15 @@ const fields = {
   }),
   exclude_keywords: Type.Array(keyword, {
     maxItems: MONITOR_LIMITS.excludeKeywords,
-    default: [],
     description: 'A post or comment containing one of these is not a match.',
   }),
   match: Type.Union([Type.Literal('phrase'), Type.Literal('word')], {
-    default: 'phrase',
     description: '"phrase": the keyword anywhere in the text; "word": only as whole words ("api" does not match "rapid").',
   }),
-  sources: Type.Array(source, { minItems: 1, maxItems: 2, uniqueItems: true, default: ['posts'], description: 'What to watch.' }),
-  include_nsfw: Type.Boolean({ default: false }),
+  sources: Type.Array(source, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'What to watch.' }),
+  include_nsfw: Type.Boolean({ description: 'Whether posts and comments marked NSFW can match.' }),
   webhook_url: nullable(
-    Type.String({ minLength: 1, maxLength: 2000, description: 'https URL that gets signed monitor.* events (Standard Webhooks)' }),
+    webhookUrlSchema('https URL that gets signed monitor.* events (Standard Webhooks); it must resolve to a public address'),
   ),
   max_matches_per_day: nullable(
     Type.Integer({
@@ -50,14 +48,14 @@ export const monitorBodySchema = Type.Object(
     name: fields.name,
     subreddits: fields.subreddits,
     keywords: fields.keywords,
-    exclude_keywords: Type.Optional(fields.exclude_keywords),
-    match: Type.Optional(fields.match),
-    sources: Type.Optional(fields.sources),
-    include_nsfw: Type.Optional(fields.include_nsfw),
+    exclude_keywords: Type.Optional({ ...fields.exclude_keywords, default: [] }),
+    match: Type.Optional({ ...fields.match, default: 'phrase' }),
+    sources: Type.Optional({ ...fields.sources, default: ['posts'] }),
+    include_nsfw: Type.Optional({ ...fields.include_nsfw, default: false }),
     webhook_url: Type.Optional(fields.webhook_url),
     max_matches_per_day: Type.Optional(fields.max_matches_per_day),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'MonitorCreate' },
 );
 
 /** Any field of POST, and `status`; a field left out keeps its value. */
@@ -79,7 +77,7 @@ export const monitorPatchSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'MonitorUpdate' },
 );
 
 export type MonitorBody = Static<typeof monitorBodySchema>;
@@ -102,91 +100,100 @@ export const matchesQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
-    description:
-      '"stale": a subreddit Reddit would serve has not been read for more than two poller intervals; ' +
-      'else "unavailable": Reddit refuses a subreddit (private, banned, not_found, quarantined); else "ok".',
-  }),
-  reddit: Type.Object(
-    {
-      state: Type.Union([Type.Literal('ok'), Type.Literal('blocked'), Type.Literal('failing')]),
-      since: nullable(Type.String({ format: 'date-time' })),
-    },
-    {
+const health = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
       description:
-        "How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing " +
-        '(every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble.',
-    },
-  ),
-  subreddits: Type.Array(
-    Type.Object({
-      subreddit: Type.String(),
-      state: Type.Union([
-        Type.Literal('ok'),
-        Type.Literal('private'),
-        Type.Literal('banned'),
-        Type.Literal('not_found'),
-        Type.Literal('quarantined'),
-      ]),
-      stale: Type.Boolean({
-        description: 'An active monitor has not read it (posts or comments) for more than two poller intervals, whatever the reason.',
+        '"stale": a subreddit Reddit would serve has not been read for more than two poller intervals; ' +
+        'else "unavailable": Reddit refuses a subreddit (private, banned, not_found, quarantined); else "ok".',
+    }),
+    reddit: Type.Object(
+      {
+        state: Type.Union([Type.Literal('ok'), Type.Literal('blocked'), Type.Literal('failing')]),
+        since: nullable(Type.String({ format: 'date-time' })),
+      },
+      {
+        description:
+          "How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing " +
+          '(every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble.',
+      },
+    ),
+    subreddits: Type.Array(
+      Type.Object({
+        subreddit: Type.String(),
+        state: Type.Union([
+          Type.Literal('ok'),
+          Type.Literal('private'),
+          Type.Literal('banned'),
+          Type.Literal('not_found'),
+          Type.Literal('quarantined'),
+        ]),
+        stale: Type.Boolean({
+          description: 'An active monitor has not read it (posts or comments) for more than two poller intervals, whatever the reason.',
+        }),
+        last_read_at: nullable(Type.String({ format: 'date-time' })),
+        last_error: nullable(
+          Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),
+        ),
       }),
-      last_read_at: nullable(Type.String({ format: 'date-time' })),
-      last_error: nullable(
-        Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),
-      ),
-    }),
-  ),
-  gaps: Type.Array(
-    Type.Object({
-      source: source,
-      subreddits: Type.Array(Type.String()),
-      from: Type.String({ format: 'date-time' }),
-      to: Type.String({ format: 'date-time' }),
-      recorded_at: Type.String({ format: 'date-time' }),
-    }),
-    { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
-  ),
-});
+    ),
+    gaps: Type.Array(
+      Type.Object({
+        source: source,
+        subreddits: Type.Array(Type.String()),
+        from: Type.String({ format: 'date-time' }),
+        to: Type.String({ format: 'date-time' }),
+        recorded_at: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
+    ),
+  },
+  { title: 'MonitorHealth' },
+);
 
-export const monitorSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
-  paused_reason: nullable(Type.String({ description: 'insufficient_credits | daily_cap | user' })),
-  paused_until: nullable(Type.String({ format: 'date-time' })),
-  subreddits: Type.Array(Type.String()),
-  keywords: Type.Array(Type.String()),
-  exclude_keywords: Type.Array(Type.String()),
-  match: Type.String(),
-  sources: Type.Array(source),
-  include_nsfw: Type.Boolean(),
-  webhook_url: nullable(Type.String()),
-  max_matches_per_day: nullable(Type.Integer()),
-  health,
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-});
+export const monitorSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+    paused_reason: nullable(Type.String({ description: 'insufficient_credits | daily_cap | user' })),
+    paused_until: nullable(Type.String({ format: 'date-time' })),
+    subreddits: Type.Array(Type.String()),
+    keywords: Type.Array(Type.String()),
+    exclude_keywords: Type.Array(Type.String()),
+    match: Type.String(),
+    sources: Type.Array(source),
+    include_nsfw: Type.Boolean(),
+    webhook_url: nullable(Type.String()),
+    max_matches_per_day: nullable(Type.Integer()),
+    health,
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Monitor' },
+);
 
-export const matchSchema = Type.Object({
-  id: Type.String(),
-  monitor_id: Type.String(),
-  type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
-  reddit_id: Type.String({ description: 't3_… for a post, t1_… for a comment' }),
-  subreddit: Type.String(),
-  title: Type.String({ description: "The post's title, also for a comment" }),
-  body: Type.String(),
-  author: Type.String(),
-  permalink: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  matched_keywords: Type.Array(Type.String()),
-  found_at: Type.String({ format: 'date-time' }),
-});
+export const matchSchema = Type.Object(
+  {
+    id: Type.String(),
+    monitor_id: Type.String(),
+    type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
+    reddit_id: Type.String({ description: 't3_… for a post, t1_… for a comment' }),
+    subreddit: Type.String(),
+    title: Type.String({ description: "The post's title, also for a comment" }),
+    body: Type.String(),
+    author: Type.String(),
+    permalink: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    matched_keywords: Type.Array(Type.String()),
+    found_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Match' },
+);
 
-const pageOf = <T extends typeof monitorSchema | typeof matchSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), has_more: Type.Boolean(), next_cursor: nullable(Type.String()) });
+const pageOf = <T extends typeof monitorSchema | typeof matchSchema>(item: T, title: string) =>
+  Type.Object({ data: Type.Array(item), has_more: Type.Boolean(), next_cursor: nullable(Type.String()) }, { title });
 
-export const monitorListSchema = pageOf(monitorSchema);
-export const matchListSchema = pageOf(matchSchema);
+export const monitorListSchema = pageOf(monitorSchema, 'MonitorList');
+export const matchListSchema = pageOf(matchSchema, 'MatchList');
 export { pageQuerySchema };

@@ -1,36 +1,69 @@
 import Type, { type Static } from 'typebox';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.schemas.ts';
-import { subredditSchema } from '../../shared/http/schemas.ts';
+import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
-/**
- * One object rather than a union of three: the rules between fields are checked in the usecase,
- * which names the field that is wrong instead of "must match a schema in anyOf".
- */
-export const publishBodySchema = Type.Object(
-  {
-    type: Type.Optional(Type.Union([Type.Literal('comment'), Type.Literal('post')])),
-    parent: Type.Optional(Type.String({ pattern: '^t[13]_[a-z0-9]{1,16}$', description: 'A comment: the t3_ post or t1_ comment replied to' })),
-    subreddit: Type.Optional(subredditSchema('A post: r/<name>')),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A post: 1–300 characters' })),
-    body: Type.Optional(Type.String({ minLength: 1, maxLength: 40_000, description: 'Markdown text' })),
-    generation_id: Type.Optional(Type.String({ pattern: '^gen_[0-9a-f]{28}$', description: 'Publish a stored draft instead' })),
-    allow_duplicate: Type.Optional(Type.Boolean({ default: false, description: 'Post the same text again within 10 minutes' })),
-  },
-  { additionalProperties: false },
+const allowDuplicate = Type.Optional(Type.Boolean({ description: 'Post the same text to the same place again within 10 minutes (default false)' }));
+const markdown = Type.String({ minLength: 1, maxLength: 40_000, pattern: NOT_BLANK, description: 'Markdown text, not blank' });
+
+/** Three shapes: a stored draft, a comment, a self post. Exactly one fits any body. */
+export const publishBodySchema = oneOf(
+  [
+    Type.Object(
+      {
+        generation_id: Type.String({ pattern: '^gen_[0-9a-f]{28}$', description: 'A completed draft of POST /generate: its text goes where it was written for' }),
+        allow_duplicate: allowDuplicate,
+      },
+      { additionalProperties: false, title: 'PublishDraft' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('comment'),
+        parent: Type.String({ pattern: '^t[13]_[a-z0-9]{1,16}$', description: 'The t3_ post or t1_ comment replied to' }),
+        body: markdown,
+        allow_duplicate: allowDuplicate,
+      },
+      { additionalProperties: false, title: 'PublishComment' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('post'),
+        subreddit: subredditSchema('r/<name> to post in'),
+        title: Type.String({ minLength: 1, maxLength: 300, pattern: NOT_BLANK, description: '1–300 characters, not blank' }),
+        body: markdown,
+        allow_duplicate: allowDuplicate,
+      },
+      { additionalProperties: false, title: 'PublishPost' },
+    ),
+  ],
+  { title: 'PublishRequest' },
 );
+
+/** Any of the three shapes, read field by field. */
+export type PublishFields = Partial<{
+  type: 'comment' | 'post';
+  parent: string;
+  subreddit: string;
+  title: string;
+  body: string;
+  generation_id: string;
+  allow_duplicate: boolean;
+}>;
 
 export type PublishBody = Static<typeof publishBodySchema>;
 
-export const publicationSchema = Type.Object({
-  id: Type.String(),
-  status: Type.Union([Type.Literal('running'), Type.Literal('published'), Type.Literal('failed'), Type.Literal('unknown')]),
-  type: Type.Union([Type.Literal('comment'), Type.Literal('post')]),
-  generation_id: Type.Union([Type.String(), Type.Null()]),
-  reddit: Type.Union([Type.Object({ id: Type.String(), permalink: Type.String() }), Type.Null()]),
-  credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
-  error: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: 'date-time' }),
-});
+export const publicationSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union([Type.Literal('running'), Type.Literal('published'), Type.Literal('failed'), Type.Literal('unknown')]),
+    type: Type.Union([Type.Literal('comment'), Type.Literal('post')]),
+    generation_id: Type.Union([Type.String(), Type.Null()]),
+    reddit: Type.Union([Type.Object({ id: Type.String(), permalink: Type.String() }), Type.Null()]),
+    credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Publication' },
+);
 
 export const publishHeadersSchema = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),

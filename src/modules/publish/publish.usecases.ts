@@ -17,7 +17,7 @@ import { createPublishRecovery, settleRefunded } from './publish.recovery.ts';
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
 import type { PublishBody } from './publish.schemas.ts';
 import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
-import { checkShape, contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
+import { contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -49,6 +49,15 @@ type Failure = Error & { freeKey?: boolean };
 const throwError = (error: Error): never => {
   throw error;
 };
+
+/** A publication being created, as its answers name it when the database fails around the commit. */
+export const committingPublication = (id: string, price: number): Committing => ({
+  noun: 'publication',
+  id,
+  idField: 'publication_id',
+  location: `/api/v1/publications/${id}`,
+  money: `was charged ${price} credits (refunded if it does not go out)`,
+});
 
 export function createPublishUsecases(deps: {
   db: Database;
@@ -174,7 +183,6 @@ export function createPublishUsecases(deps: {
 
   return {
     async publish(caller: Caller, body: PublishBody, idempotencyKey?: string) {
-      checkShape(body);
       const requestHash = requestHashOf(body);
       const prior = idempotencyKey ? await publications.findByKey(caller.accountId, idempotencyKey) : undefined;
       if (prior) return replay(prior, requestHash);
@@ -212,13 +220,7 @@ export function createPublishUsecases(deps: {
         recovery_checks: 0,
       };
 
-      const committing: Committing = {
-        noun: 'publication',
-        id: row.id,
-        idField: 'publication_id',
-        location: `/api/v1/publications/${row.id}`,
-        money: `was charged ${price} credits (refunded if it does not go out)`,
-      };
+      const committing = committingPublication(row.id, price);
       // Charge and record in one transaction before Reddit is called (see creditsIn), refund on any refusal.
       const raced = await commitOf(committing, () => chargeAndRecord(row, body, idempotencyKey));
       if (raced) return replay(raced, requestHash);

@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors.ts';
+import { ratelimitErrors } from './ratelimit.errors.ts';
 
 const WINDOW_SECONDS = 60;
 /** Addresses remembered at most; past it, entries of finished windows are dropped (a flood of spoofed-looking addresses stays bounded). */
@@ -38,12 +38,7 @@ export function createAuthFailureThrottle(deps: { clock: () => Date; perMinute: 
       const key = fingerprint();
       if (key !== null && goodKeys.has(key)) return;
       const retryAfter = window + WINDOW_SECONDS - nowSeconds;
-      throw new AppError({
-        code: 'auth.too_many_failures',
-        status: 429,
-        message: `Too many requests with a missing or invalid API key from this address; retry after ${retryAfter} s.`,
-        headers: { 'retry-after': String(retryAfter) },
-      });
+      throw ratelimitErrors.tooManyFailures(retryAfter);
     },
     /** Remembers a key that authenticated, so a throttle on its address does not stop it. */
     recordSuccess(fingerprint: string): void {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../shared/errors.ts';
+import { ratelimitErrors } from './ratelimit.errors.ts';
 import { WINDOW_SECONDS, type RateLimitState, type RateLimitUsecases } from './ratelimit.usecases.ts';
 
 /**
@@ -22,14 +22,8 @@ export const limitRate =
     const { keyId, accountId } = identify(request);
     const state = await rateLimit.check(keyId, accountId);
     if (state.exceeded) {
-      const who = state.exceeded.policy === 'per-key' ? 'This key' : "This key's account (all its keys together)";
-      throw new AppError({
-        code: 'rate_limit.exceeded',
-        status: 429,
-        message: `${who} made more than ${state.exceeded.limit} requests this minute; retry after ${state.resetSeconds} s. Nothing was charged.`,
-        extra: { policy: state.exceeded.policy },
-        headers: { ...rateLimitHeaders(state), 'retry-after': String(state.resetSeconds) },
-      });
+      const { policy, limit } = state.exceeded;
+      throw ratelimitErrors.exceeded({ policy, limit, resetSeconds: state.resetSeconds, headers: rateLimitHeaders(state) });
     }
     reply.headers(rateLimitHeaders(state));
   };

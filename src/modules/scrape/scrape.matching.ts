@@ -53,7 +53,8 @@ function foldDuplicates(values: string[]): string[] {
 /** Applies defaults, trims and folds the body; a keyword that is blank or too long after trimming is a 422. */
 export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
   const problems = body.keywords.flatMap((keyword, index) => {
-    const length = keyword.trim().length;
+    // Counted in code points, as the schema's pattern counts them.
+    const length = [...keyword.trim()].length;
     if (length >= 1 && length <= 100) return [];
     return [{ path: `/keywords/${index}`, message: 'must be 1 to 100 characters after trimming spaces' }];
   });

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { problemResponses } from '../../shared/http/schemas.ts';
+import { invalidCursor } from '../../shared/http/pagination.ts';
+import { outcomeSamples } from '../../shared/outcomes.ts';
+import { creditsErrors } from '../credits/credits.errors.ts';
+import { webhooksErrors } from '../webhooks/webhooks.errors.ts';
+import { scrapeErrors } from './scrape.errors.ts';
+import { committingScrape } from './scrape.usecases.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import { pageQuerySchema, scrapeBodySchema, scrapeListSchema, scrapeParamsSchema, scrapeSchema } from './scrape.schemas.ts';
 import type { ScrapeUsecases } from './scrape.usecases.ts';
@@ -22,6 +27,8 @@ function answer(reply: FastifyReply, respondAsync: boolean, { done, scrape: view
   return reply.code(202).header('location', `/api/v1/scrapes/${view.id}`).send(view);
 }
 
+const SAMPLE_ID = 'scr_5f0c2a9e1b7d4c3a8e6f0b2d9c41';
+
 export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }> = async (app, { scrape }) => {
   const respondsAsync = (request: FastifyRequest) => preferences(request.headers.prefer).has('respond-async');
 
@@ -30,6 +37,17 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
     {
       config: {
         scope: 'scrape',
+        errors: [
+          creditsErrors.insufficient(3, 12),
+          creditsErrors.keyLimitReached({ limit: 500, spent: 496, required: 12, resetsAt: '2026-12-01T00:00:00.000Z' }),
+          webhooksErrors.invalidUrl('must use https'),
+          webhooksErrors.notConfigured(),
+          scrapeErrors.notConfigured(),
+          scrapeErrors.redditBlocked(SAMPLE_ID, 'Reddit answered 403 to the app'),
+          scrapeErrors.upstreamUnavailable(SAMPLE_ID, 'Reddit answered 503', 503, 30),
+          scrapeErrors.upstreamUnavailable(SAMPLE_ID, 'Reddit answered 500', 500, undefined),
+          ...outcomeSamples(committingScrape(SAMPLE_ID, 12)),
+        ],
         idempotent: {
           replay: async (request, reply, id) => {
             const respondAsync = respondsAsync(request);
@@ -39,6 +57,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
       },
       schema: {
         summary: 'Find Reddit posts in subreddits that match keywords (billable)',
+        operationId: 'createScrape',
         description:
           'Price: PRICE_SCRAPE × distinct subreddits × distinct keywords, charged before Reddit is called. ' +
           'Pairs of unavailable subreddits are refunded; a Reddit outage refunds everything. 200 only for a completed ' +
@@ -48,12 +67,10 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
         body: scrapeBodySchema,
         headers: Type.Object({
           prefer: Type.Optional(Type.String({ description: '"respond-async" (RFC 7240) answers 202 at once' })),
-          'idempotency-key': Type.Optional(Type.String({ description: 'A retry with the same key gets the first outcome for 24 h, never a second scrape' })),
         }),
         response: {
           200: scrapeSchema,
           202: { ...scrapeSchema, description: 'Accepted: poll the Location, or wait for the webhook' },
-          ...problemResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 502, 503),
         },
       },
     },
@@ -66,12 +83,15 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.get(
     '/scrapes/:id',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [scrapeErrors.notFound()] },
       schema: {
         summary: 'One scrape of this account, with its results (free)',
+        operationId: 'getScrape',
+        description:
+          'Poll this after a 202 until `status` is completed or failed; a completed scrape carries its results, a failed one its `error` (and nothing is charged).',
         tags: ['scrape'],
         params: scrapeParamsSchema,
-        response: { 200: scrapeSchema, ...problemResponses(401, 403, 404) },
+        response: { 200: scrapeSchema },
       },
     },
     async (request) => scrape.get(callerOf(request).accountId, request.params.id),
@@ -80,12 +100,15 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
   app.get(
     '/scrapes',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', errors: [invalidCursor()] },
       schema: {
         summary: "This account's scrapes, newest first, without results (free, cursor-paginated)",
+        operationId: 'listScrapes',
+        description:
+          'Each scrape as GET /scrapes/{id} shows it, without its results. Pass `next_cursor` back as `cursor` for the next page.',
         tags: ['scrape'],
         querystring: pageQuerySchema,
-        response: { 200: scrapeListSchema, ...problemResponses(400, 401, 403, 422) },
+        response: { 200: scrapeListSchema },
       },
     },
     async (request) =>

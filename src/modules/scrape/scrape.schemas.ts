@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema, subredditSchema } from '../../shared/http/schemas.ts';
+import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 
 export const MAX_RESULTS = 500;
 /** What a scrape reads, in the order it is stored and shown. */
@@ -12,7 +12,7 @@ export const scrapeBodySchema = Type.Object(
       maxItems: 20,
       description: 'Folded case-insensitively; duplicates are charged once.',
     }),
-    keywords: Type.Array(Type.String({ minLength: 1, maxLength: 200, description: '1–100 characters after trimming' }), {
+    keywords: Type.Array(trimmedText({ max: 200, trimmedMax: 100, description: '1–100 characters after trimming' }), {
       minItems: 1,
       maxItems: 20,
       description: 'Words or phrases, matched case-insensitively in title and body; duplicates are charged once.',
@@ -46,61 +46,69 @@ export const scrapeBodySchema = Type.Object(
       }),
     ),
     webhook_url: Type.Optional(
-      Type.String({
-        maxLength: 2000,
-        description: 'https URL that gets a signed POST (Standard Webhooks) when the scrape completes or fails',
-      }),
+      webhookUrlSchema(
+        'https URL that gets a signed POST (Standard Webhooks) when the scrape completes or fails; it must resolve to a public address',
+      ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ScrapeRequest' },
 );
 
 export type ScrapeBody = Static<typeof scrapeBodySchema>;
 
-const resultSchema = Type.Object({
-  type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
-  id: Type.String({ description: 't3_ id of the Reddit post, or t1_ id of the comment' }),
-  subreddit: Type.String(),
-  title: Type.String({ description: "The post's title; for a comment, the title of the post it was written under" }),
-  body: Type.String({ description: "The post's self text, or the comment's text" }),
-  author: Type.String(),
-  url: Type.String({ description: "The post's link (its permalink for a self post); for a comment, its permalink" }),
-  permalink: Type.String({ description: 'Absolute https URL of the post or of the comment itself' }),
-  created_at: Type.String({ format: 'date-time' }),
-  score: Type.Integer(),
-  num_comments: Type.Integer({ description: 'Always 0 for a comment' }),
-  nsfw: Type.Boolean(),
-  matched_keywords: Type.Array(Type.String()),
-  truncated: Type.Optional(
-    Type.Boolean({ description: 'The title or body was over Reddit\'s limit (300 / 40,000 characters) and was cut' }),
-  ),
-});
+const resultSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('post'), Type.Literal('comment')]),
+    id: Type.String({ description: 't3_ id of the Reddit post, or t1_ id of the comment' }),
+    subreddit: Type.String(),
+    title: Type.String({ description: "The post's title; for a comment, the title of the post it was written under" }),
+    body: Type.String({ description: "The post's self text, or the comment's text" }),
+    author: Type.String(),
+    url: Type.String({ description: "The post's link (its permalink for a self post); for a comment, its permalink" }),
+    permalink: Type.String({ description: 'Absolute https URL of the post or of the comment itself' }),
+    created_at: Type.String({ format: 'date-time' }),
+    score: Type.Integer(),
+    num_comments: Type.Integer({ description: 'Always 0 for a comment' }),
+    nsfw: Type.Boolean(),
+    matched_keywords: Type.Array(Type.String()),
+    truncated: Type.Optional(
+      Type.Boolean({ description: 'The title or body was over Reddit\'s limit (300 / 40,000 characters) and was cut' }),
+    ),
+  },
+  { title: 'ScrapeResult' },
+);
 
-export const scrapeSchema = Type.Object({
-  id: Type.String(),
-  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
-  subreddits: Type.Array(Type.String()),
-  keywords: Type.Array(Type.String()),
-  sort: Type.String(),
-  time: Type.String(),
-  limit: Type.Integer(),
-  include_nsfw: Type.Boolean(),
-  sources: Type.Array(Type.Union([Type.Literal('posts'), Type.Literal('comments')])),
-  webhook_url: Type.Union([Type.String(), Type.Null()]),
-  results: Type.Array(resultSchema),
-  unavailable: Type.Array(Type.Object({ subreddit: Type.String(), reason: Type.String() })),
-  skipped: Type.Integer({ description: 'Posts Reddit sent that could not be read (a bad date, no id) and were left out' }),
-  credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
-  error: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: 'date-time' }),
-  completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
+export const scrapeSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+    subreddits: Type.Array(Type.String()),
+    keywords: Type.Array(Type.String()),
+    sort: Type.String(),
+    time: Type.String(),
+    limit: Type.Integer(),
+    include_nsfw: Type.Boolean(),
+    sources: Type.Array(Type.Union([Type.Literal('posts'), Type.Literal('comments')])),
+    webhook_url: Type.Union([Type.String(), Type.Null()]),
+    results: Type.Array(resultSchema),
+    unavailable: Type.Array(Type.Object({ subreddit: Type.String(), reason: Type.String() })),
+    skipped: Type.Integer({ description: 'Posts Reddit sent that could not be read (a bad date, no id) and were left out' }),
+    credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'Scrape' },
+);
 
-export const scrapeListSchema = Type.Object({
-  data: Type.Array(Type.Omit(scrapeSchema, ['results'])),
-  has_more: Type.Boolean(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const scrapeListSchema = Type.Object(
+  {
+    data: Type.Array(Type.Omit(scrapeSchema, ['results'], { title: 'ScrapeSummary' })),
+    has_more: Type.Boolean(),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ScrapeList' },
+);
 
 export const scrapeParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export { pageQuerySchema };

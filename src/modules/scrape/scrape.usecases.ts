@@ -37,6 +37,15 @@ export async function findScrapedPost(db: Database, accountId: string, postId: s
   return results ? (JSON.parse(results) as ScrapeResult[]).find((r) => r.id === postId) : undefined;
 }
 
+/** A scrape being created, as its answers name it when the database fails around the commit. */
+export const committingScrape = (id: string, price: number): Committing => ({
+  noun: 'scrape',
+  id,
+  idField: 'scrape_id',
+  location: `/api/v1/scrapes/${id}`,
+  money: `holds ${price} credits until it ends (then only what it found is charged)`,
+});
+
 export function createScrapeUsecases(deps: {
   db: Database;
   redditConfigured: boolean;
@@ -132,13 +141,7 @@ export function createScrapeUsecases(deps: {
         attempts: 0,
         webhook_url: body.webhook_url ?? null,
       };
-      const committing: Committing = {
-        noun: 'scrape',
-        id: row.id,
-        idField: 'scrape_id',
-        location: `/api/v1/scrapes/${row.id}`,
-        money: `holds ${price} credits until it ends (then only what it found is charged)`,
-      };
+      const committing = committingScrape(row.id, price);
       // The key, the hold and the queued scrape commit together: no hold without a scrape to settle it,
       // and no retry with the key that runs it twice.
       await commitOf(committing, () =>

@@ -31,6 +31,8 @@ export interface Config {
   allowSignup: boolean;
   /** Where people reach the dashboard; an https URL makes the session cookie Secure. */
   publicUrl: string | null;
+  /** Who API users should write to, as the API document's info.contact; null: the document names no one. */
+  apiContact: { email?: string; url?: string } | null;
   sessionTtlHours: number;
   llm: LlmConfig | null;
   /** Where Reddit sends the person back after they approve the connection; null: connections are off. */
@@ -117,6 +119,15 @@ function url(env: Env, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function apiContact(env: Env): Config['apiContact'] {
+  const email = env.API_CONTACT_EMAIL || undefined;
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    throw new ConfigError(`API_CONTACT_EMAIL must be an email address, got "${email}"`);
+  }
+  const contactUrl = env.API_CONTACT_URL ? url(env, 'API_CONTACT_URL', '') : undefined;
+  return email || contactUrl ? { ...(email ? { email } : {}), ...(contactUrl ? { url: contactUrl } : {}) } : null;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -216,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null,
+    apiContact: apiContact(env),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 366),
     llm: llmConfig(env),
     redditRedirectUri: env.REDDIT_REDIRECT_URI

@@ -123,3 +123,10 @@ export function sendProblem(error: FastifyError | AppError, request: FastifyRequ
     .serializer(JSON.stringify)
     .send(problemBody(appError));
 }
+
+/** Every answer toAppError gives to a request Fastify refuses or a failure of ours: what the API document lists. */
+export const mappedErrorSamples = (): AppError[] => [
+  ...Object.values(FRAMEWORK_ERRORS).map((known) => new AppError(known)),
+  toAppError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) as FastifyError),
+  toAppError(new Error('unexpected') as FastifyError),
+];

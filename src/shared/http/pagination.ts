@@ -1,14 +1,15 @@
 import { AppError } from '../errors.ts';
 
+export const invalidCursor = () =>
+  new AppError({ code: 'request.invalid_cursor', status: 400, message: 'The cursor is not one this API returned.' });
+
 /** Cursors are opaque to clients: base64url of the last item's sort key. */
 export const encodeCursor = (value: string | number): string => Buffer.from(String(value)).toString('base64url');
 
 export function decodeCursor(cursor: string | undefined, pattern: RegExp): string | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const value = Buffer.from(cursor, 'base64url').toString();
-  if (!pattern.test(value)) {
-    throw new AppError({ code: 'request.invalid_cursor', status: 400, message: 'The cursor is not one this API returned.' });
-  }
+  if (!pattern.test(value)) throw invalidCursor();
   return value;
 }
 

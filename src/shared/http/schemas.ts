@@ -1,22 +1,5 @@
-import { STATUS_CODES } from 'node:http';
-import Type from 'typebox';
+import Type, { type Static, type TSchema, type TUnion } from 'typebox';
 import { SUBREDDIT_PATTERN } from './subreddit.ts';
-
-/** RFC 9457 problem details, with this API's extension members. */
-export const problemSchema = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String({ description: 'Stable machine-readable error code, e.g. credits.insufficient' }),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-    balance: Type.Optional(Type.Integer()),
-    required: Type.Optional(Type.Integer()),
-    scrape_id: Type.Optional(Type.String()),
-  },
-  { $id: 'Problem', additionalProperties: true },
-);
 
 export const pageQuerySchema = Type.Object(
   {
@@ -30,11 +13,29 @@ export const pageQuerySchema = Type.Object(
 export const subredditSchema = (description = 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _') =>
   Type.String({ pattern: SUBREDDIT_PATTERN, description });
 
-/** Error replies every /api/v1/ route can give; listed in the OpenAPI document. */
-export const problemResponses = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: STATUS_CODES[status], content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
-    ]),
-  );
+/**
+ * Text the server trims before it uses it: `max` raw characters, and `min`–`trimmedMax` once trimmed,
+ * said as a pattern so that the document and the validator both hold the whole rule (JSON Schema counts
+ * characters as code points, and so does the pattern).
+ */
+export const trimmedText = (options: { max: number; trimmedMax: number; description: string }) =>
+  Type.String({
+    minLength: 1,
+    maxLength: options.max,
+    pattern: `^\\s*\\S(?:[\\s\\S]{0,${options.trimmedMax - 2}}\\S)?\\s*$`,
+    description: options.description,
+  });
+
+/** Text that must hold something besides white space. */
+export const NOT_BLANK = '\\S';
+
+/** A receiver's URL: absolute, http(s); where it may point is checked when it is used (webhooks.urls.ts). */
+export const webhookUrlSchema = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 2000, format: 'uri', pattern: '^https?://', description });
+
+/**
+ * Exactly one of the branches: what OpenAPI calls `oneOf`. TypeBox writes its unions as `anyOf`,
+ * which code generators read as "any mix of these"; the validator checks `oneOf` as written.
+ */
+export const oneOf = <T extends TSchema[]>(branches: [...T], options: Record<string, unknown> = {}) =>
+  Type.Unsafe<Static<TUnion<T>>>({ ...options, oneOf: branches });

@@ -1,0 +1,85 @@
+import type { RouteOptions } from 'fastify';
+import Type, { type TObject } from 'typebox';
+import { idempotencyErrors } from '../modules/idempotency/idempotency.errors.ts';
+import { keysErrors } from '../modules/keys/keys.errors.ts';
+import { SCOPES } from '../modules/keys/keys.scopes.ts';
+import { ratelimitErrors } from '../modules/ratelimit/ratelimit.errors.ts';
+import { rateLimitHeaders } from '../modules/ratelimit/ratelimit.hooks.ts';
+import { validationError, type AppError } from '../shared/errors.ts';
+import { routingErrors } from '../shared/http/allowed-methods.ts';
+import { mappedErrorSamples } from '../shared/http/error-mapper.ts';
+import { problemResponses } from '../shared/http/problems.ts';
+import { requestErrors } from '../shared/http/request-errors.ts';
+
+const limitHeaders = rateLimitHeaders({
+  policies: [
+    { name: 'per-key', limit: 120, remaining: 0 },
+    { name: 'per-account', limit: 600, remaining: 31 },
+  ],
+  resetSeconds: 17,
+  exceeded: null,
+});
+
+const mapped = (...codes: string[]) => mappedErrorSamples().filter((sample) => codes.includes(sample.code));
+
+/**
+ * Samples of every answer the checks in api.ts give to a route as it is registered, in their order:
+ * the API document lists them beside the route's own (`config.errors`), so no route can leave out its
+ * 401 or its 429. Raw-socket answers (408, 431, a header line Node refuses) can meet any route.
+ */
+export function checkErrors(route: RouteOptions): AppError[] {
+  const scope = route.config?.scope ?? 'read';
+  const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown; headers?: unknown };
+  const takesBody = schema.body !== undefined;
+  return [
+    requestErrors.malformed(),
+    requestErrors.timeout(),
+    requestErrors.headersTooLarge(),
+    ...mapped('request.malformed'),
+    // 1. key, and the throttle on addresses that keep sending bad ones
+    keysErrors.missing(),
+    keysErrors.malformed('it is not "Bearer <API key>"'),
+    keysErrors.invalid(),
+    keysErrors.keyInUrl(),
+    ratelimitErrors.tooManyFailures(42),
+    // 2. scope, 3. rate limit
+    keysErrors.insufficientScope(scope, SCOPES.filter((held) => held !== scope).slice(0, 1)),
+    ratelimitErrors.exceeded({ policy: 'per-key', limit: 120, resetSeconds: 17, headers: limitHeaders }),
+    // 4. body
+    ...(takesBody ? [...mapped('request.unsupported_media_type', 'request.too_large', 'request.malformed_json'), requestErrors.noBody()] : []),
+    // 5. schema; a path parameter longer than the router takes is no resource at all
+    ...(takesBody || schema.querystring || schema.params || schema.headers
+      ? [validationError('The request body is not valid: /limit must be a whole number from 1 to 100.', [{ path: '/limit', message: 'must be a whole number from 1 to 100' }])]
+      : []),
+    ...(schema.params ? mapped('not_found') : []),
+    // 6. Idempotency-Key
+    ...(route.config?.idempotent
+      ? [idempotencyErrors.invalidKey(), idempotencyErrors.inProgress(), idempotencyErrors.keyReused()]
+      : []),
+    // Outside the order: an unknown method on a known path, and the database or the service failing.
+    routingErrors.methodNotAllowed('PUT', [route.method].flat()),
+    ...mapped('unavailable', 'internal'),
+  ];
+}
+
+const idempotencyKeyHeader = Type.String({
+  description:
+    'Makes a retry safe: a retry with the same key within 24 h gets the first outcome (replayed, or the resource as it ' +
+    'now stands) and never runs or charges again. 1–255 visible ASCII characters, bare or quoted; a UUID is a good choice.',
+});
+
+/**
+ * What the API document says of a route beyond its own schema: every problem answer, from the checks
+ * above and the route's own `config.errors`, and the Idempotency-Key header where it is honoured.
+ * The header is declared as any string: its form is the idempotency check's (400), not the schema's.
+ */
+export function describeRoute(route: RouteOptions): void {
+  const described = route.schema;
+  if (!described) return;
+  const samples = [...checkErrors(route), ...(route.config?.errors ?? [])];
+  described.response = { ...(described.response as object), ...problemResponses(samples) };
+  if (route.config?.idempotent) {
+    const headers = (described.headers ?? Type.Object({})) as TObject;
+    described.headers = Type.Object({ ...headers.properties, 'idempotency-key': Type.Optional(idempotencyKeyHeader) });
+  }
+}

@@ -1,0 +1,76 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { Config } from '../../shared/config/config.ts';
+import { declareHeaders } from './openapi.headers.ts';
+import { addExamples } from './openapi.examples.ts';
+import { discriminatedUnions, headOperations, nameSchemas, operationsOf } from './openapi.passes.ts';
+
+type Json = Record<string, any>;
+
+const DESCRIPTION = `Credit-billed Reddit automation: scrape, monitors, drafts from a language model, publishing.
+
+Every /api/v1/ call passes the same checks in this order, and the first that fails answers: the key
+(401) → its scope (403 \`auth.insufficient_scope\`) → the rate limits (429) → the request itself
+(400/413/415/422) → the Idempotency-Key (400/409/422) → credits (402). Errors are RFC 9457
+\`application/problem+json\` with a stable \`code\`; each response below lists the codes it can carry.
+
+A reference page rendered from this document is served at /docs.`;
+
+const TAGS = [
+  { name: 'credits', description: 'The balance, the ledger and spend per day: free reads, never 402.' },
+  { name: 'scrape', description: 'One-off searches of subreddits for keywords, in posts and comments; billed per subreddit × keyword.' },
+  { name: 'monitors', description: 'Standing watches on subreddits: every new matching post and comment, once; billed per match.' },
+  { name: 'generate', description: 'Drafts of replies and posts from a language model; billed per draft.' },
+  { name: 'publish', description: "Posting to Reddit as the account's connected Reddit user; billed per post that goes out." },
+];
+
+/** The document's fixed parts; `finish` then derives the rest from the routes. */
+export function openapiOptions(config: Config): SwaggerOptions {
+  const contact = config.apiContact;
+  return {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'subpilot API',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        // The service is not open source; a LicenseRef is how SPDX names terms of one's own.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-subpilot-terms' },
+        ...(contact ? { contact } : {}),
+      },
+      // Relative when no PUBLIC_URL is set: clients resolve it against where they read the document.
+      servers: [{ url: config.publicUrl ?? '/', description: config.publicUrl ? 'This service' : 'The host that served this document' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'ak_live_<64 hex>', description: 'An API key from the dashboard page "API keys".' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transformObject: (documentObject) => finish((documentObject as { openapiObject: Json }).openapiObject),
+  } as SwaggerOptions;
+}
+
+/** Everything the route schemas cannot say in OpenAPI's own terms, added in one pass after another. */
+function finish(doc: Json): Json {
+  nameSchemas(doc);
+  discriminatedUnions(doc);
+  addExamples(doc);
+  headOperations(doc);
+  declareHeaders(doc);
+  problemCodes(doc);
+  return doc;
+}
+
+/** Problem.code lists every code an operation documents, so a generated client gets them as a union. */
+function problemCodes(doc: Json): void {
+  const codes = new Set<string>();
+  for (const [, , op] of operationsOf(doc)) {
+    for (const response of Object.values(op.responses)) {
+      const schema = response.content?.['application/problem+json']?.schema;
+      for (const code of schema?.allOf?.[1]?.properties?.code?.enum ?? []) codes.add(code);
+    }
+  }
+  doc.components.schemas.Problem.properties.code.enum = [...codes].sort();
+}

@@ -1,0 +1,16 @@
+import { AppError } from '../errors.ts';
+
+/** Requests refused before any route is matched: answered on the raw socket (server.ts) or by the first checks. */
+export const requestErrors = {
+  timeout: () => new AppError({ code: 'request.timeout', status: 408, message: 'The request was not received in time.' }),
+  malformed: () => new AppError({ code: 'request.malformed', status: 400, message: 'The HTTP request is malformed.' }),
+  headersTooLarge: () =>
+    new AppError({ code: 'request.headers_too_large', status: 431, message: 'The request headers are over 16 KiB together.' }),
+  /** A POST without a body never reaches the JSON parser; it is answered like a wrong content type. */
+  noBody: () =>
+    new AppError({
+      code: 'request.unsupported_media_type',
+      status: 415,
+      message: 'Send a JSON body with the header "Content-Type: application/json".',
+    }),
+};
