@@ -5,10 +5,12 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 
 const library = (file: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`));
 
-/** The stylesheets and scripts the page names, as the browser would resolve them from /docs. */
+/** The files the page names (stylesheets, scripts, icon), as the browser would resolve them from /docs. */
 function assetsOf(page: string): string[] {
-  return [...page.matchAll(/<(?:link rel="stylesheet"|script) (?:href|src)="([^"]+)"/g)].map((m) => `/${m[1]}`);
+  return [...page.matchAll(/(?:href|src)="(docs\/assets\/[^"]+)"/g)].map((m) => `/${m[1]}`);
 }
+
+const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png' };
 
 /** The page touches no database, so one engine is enough. */
 describe('GET /docs, the API reference page', () => {
@@ -41,20 +43,21 @@ describe('GET /docs, the API reference page', () => {
     expect(page).not.toMatch(/<script>|<style>| style=/);
   });
 
-  it('serves the Swagger UI files it names from node_modules, and its own two, cached for good under hashed names', async () => {
+  it('serves the Swagger UI files it names (stylesheet, script, icon) from node_modules, and its own two, cached for good under hashed names', async () => {
     const assets = assetsOf(page);
-    expect(assets).toHaveLength(4);
+    expect(assets).toHaveLength(5);
     const bodies = new Map<string, Buffer>();
     for (const path of assets) {
-      expect(path).toMatch(/^\/docs\/assets\/[a-z-]+\.[0-9a-f]{12}\.(?:css|js)$/);
+      expect(path).toMatch(/^\/docs\/assets\/[a-z0-9-]+\.[0-9a-f]{12}\.(?:css|js|png)$/);
       const response = await app.api('GET', path);
       expect(response.status, path).toBe(200);
-      expect(response.headers.get('content-type')).toBe(path.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
+      expect(response.headers.get('content-type')).toBe(TYPES[path.slice(path.lastIndexOf('.') + 1)]);
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       bodies.set(path.replace(/^.*\/|\.[0-9a-f]{12}/g, ''), Buffer.from(await response.arrayBuffer()));
     }
     expect(bodies.get('swagger-ui-bundle.js')!.equals(library('swagger-ui-bundle.js'))).toBe(true);
     expect(bodies.get('swagger-ui.css')!.equals(library('swagger-ui.css'))).toBe(true);
+    expect(bodies.get('favicon-32x32.png')!.equals(library('favicon-32x32.png'))).toBe(true);
     expect(bodies.get('docs.js')!.toString()).toContain("url: 'openapi.json'");
   });
 

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 
 /*
  * GET /docs: the API reference, drawn in the browser by Swagger UI from our own /openapi.json.
  *
- * Why Swagger UI, served from swagger-ui-dist: it is the most actively maintained of the renderers
- * (releases every few weeks), its package declares no Node engines (Redoc 3 and Scalar need Node 22;
- * RapiDoc's last release is years old and fetches web fonts by default), and it runs under a policy as
- * strict as the dashboard's: its styles come from one stylesheet and it sets the rest through the DOM,
- * which style-src does not govern, so neither scripts nor styles need 'unsafe-inline'. Redoc 2's bundle
- * injects <style> elements and starts a worker from a blob: URL. @fastify/swagger-ui would wrap the same
- * files in @fastify/static and its own spec routes, where two fixed files read once need neither.
+ * Why Swagger UI, served from swagger-ui-dist: it is the most actively maintained renderer (releases
+ * every few weeks), its package sets no Node engines (Redoc 3 and Scalar need Node 22), and it runs under
+ * a policy as strict as the dashboard's: its styles are one stylesheet and it sets the rest through the
+ * DOM, which style-src does not govern, so neither scripts nor styles need 'unsafe-inline'. Redoc 2 needs
+ * style-src 'unsafe-inline' for the <style> elements it injects and a worker from a blob: URL; RapiDoc
+ * releases rarely and loads web fonts from a CDN unless told not to. @fastify/swagger-ui wraps the same
+ * files in @fastify/static and spec routes of its own; five fixed files read once need neither.
  *
  * Every URL on the page is relative (docs/assets/…, openapi.json), so it loads from whichever origin
  * served it and reaches nothing else: no CDN, no web fonts, no validator service.
@@ -30,12 +32,12 @@ interface Asset {
 function asset(path: string, type: string): Asset {
   const body = readFileSync(path);
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  const file = path.slice(path.lastIndexOf('/') + 1);
+  const file = basename(path);
   const dot = file.lastIndexOf('.');
   return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, type, body };
 }
 
-const own = (name: string) => new URL(`./public/${name}`, import.meta.url).pathname;
+const own = (name: string) => fileURLToPath(new URL(`./public/${name}`, import.meta.url));
 
 /** Read once, when the server first loads this module: the library's prebuilt browser files and ours. */
 const ASSETS = {
@@ -43,14 +45,16 @@ const ASSETS = {
   libraryJs: asset(require.resolve('swagger-ui-dist/swagger-ui-bundle.js'), 'text/javascript; charset=utf-8'),
   css: asset(own('docs.css'), 'text/css; charset=utf-8'),
   js: asset(own('docs.js'), 'text/javascript; charset=utf-8'),
+  // Named by the page, so the browser does not ask for /favicon.ico, a 404.
+  icon: asset(require.resolve('swagger-ui-dist/favicon-32x32.png'), 'image/png'),
 };
 
 /**
- * The dashboard's policy (see dashboard.csp.ts) with two additions: images may be data: URLs, which is
- * how Swagger UI's stylesheet draws its arrows and icons, and the page fetches /openapi.json and the
- * "Try it out" calls, from this origin only.
+ * The dashboard's policy (see dashboard.csp.ts) with one addition: images may be data: URLs, which is
+ * how Swagger UI's stylesheet draws its arrows and icons. connect-src only spells out what default-src
+ * already says: /openapi.json and the "Try it out" calls go to this origin, and nowhere else.
  */
-export const DOCS_CSP =
+const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
 
@@ -62,6 +66,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>subpilot API reference</title>
+<link rel="icon" type="image/png" sizes="32x32" href="${href(ASSETS.icon)}">
 <link rel="stylesheet" href="${href(ASSETS.libraryCss)}">
 <link rel="stylesheet" href="${href(ASSETS.css)}">
 <script src="${href(ASSETS.libraryJs)}" defer></script>
