@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { apiDocsRoutes } from '../modules/apidocs/apidocs.routes.ts';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
 import { API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
 import { openapiOptions } from './openapi/openapi.document.ts';
@@ -90,7 +91,7 @@ export async function buildServer(
       new AppError({
         code: 'not_found',
         status: 404,
-        message: `No endpoint matches ${request.method} on this path; see /openapi.json for the endpoints.`,
+        message: `No endpoint matches ${request.method} on this path; see /docs (or /openapi.json) for the endpoints.`,
       }),
       request,
       reply,
@@ -124,6 +125,8 @@ export async function buildServer(
   });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/keys', 302));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The same document drawn as a page for people.
+  await app.register(apiDocsRoutes);
 
   // Every /api/v1/ endpoint, each behind the checks in their one order: see api.ts.
   await app.register(apiRoutes, { prefix: API_PREFIX, services });

@@ -52,9 +52,10 @@ describe.each(engines)('answers never repeat request text that could hold a secr
     return { status: response.status, text, json: () => JSON.parse(text) };
   }
 
-  it('a 404 for a path holding a key says no endpoint matches and points to /openapi.json, without the path', async () => {
+  it('a 404 for a path holding a key says no endpoint matches and points to /docs and /openapi.json, without the path', async () => {
     const answer = await call('GET', `/api/v1/nosuch/${SECRET}`);
     expect(answer.status).toBe(404);
+    expect(answer.json().detail).toContain('/docs');
     expect(answer.json().detail).toContain('/openapi.json');
   });
 

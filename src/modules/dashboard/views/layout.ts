@@ -57,6 +57,7 @@ export function page(options: { title: string; viewer?: Viewer | null; section?:
         ${NAV.map(([id, label, href]) =>
           html`<a href="${href}"${id === section ? html` aria-current="page"` : null}>${label}</a>`,
         )}
+        <a href="/docs">API docs</a>
       </nav>
       <form class="logout" method="post" action="/dashboard/logout">
         ${csrfField(viewer.csrfToken)}<span class="muted email" title="${viewer.email}">${viewer.email}</span> <button type="submit" class="link">Log out</button>
