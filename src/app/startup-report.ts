@@ -33,7 +33,7 @@ export function startupReport(config: Config, listening: { host: string; port: n
   if (!config.reddit) {
     off(
       'Scrape is off (POST /api/v1/scrape answers 503): set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET ' +
-        'to the credentials of a Reddit app approved for API access (README: Reddit credentials).',
+        'to the credentials of a Reddit app approved for API access (docs/operations.md: Reddit credentials).',
     );
   }
   if (!config.llm) {

@@ -10,7 +10,7 @@ export const creditsErrors = {
     }),
   /**
    * A payment condition like the balance, hence 402 and not 429: retrying within the month will not
-   * help, only a higher limit or the next month will (README: Monthly spend limits).
+   * help, only a higher limit or the next month will (docs/api/keys.md: Monthly spend limits of keys).
    */
   keyLimitReached: (facts: { limit: number; spent: number; required: number; resetsAt: string }) =>
     new AppError({

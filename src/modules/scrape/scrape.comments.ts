@@ -3,7 +3,7 @@
  * subreddits' recent-comments listing (`/r/a+b/comments`), newest first, read back to the start of the
  * scrape's `time` window, and are matched here the way posts are re-checked (scrape.matching.ts).
  * Reddit lists only about the newest 1,000 comments of a listing, so on a busy subreddit the reading
- * ends hours back, not at the window's start: the README says so.
+ * ends hours back, not at the window's start: docs/api/scrape.md says so.
  */
 import type { RedditClient } from '../../integrations/reddit/reddit.client.ts';
 import { MAX_SUBREDDITS_PER_LISTING, chunk } from '../../integrations/reddit/reddit.query.ts';

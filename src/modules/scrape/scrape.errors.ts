@@ -6,7 +6,7 @@ export const scrapeErrors = {
     new AppError({
       code: 'scrape.not_configured',
       status: 503,
-      // Read by API clients and operators alike; README "Reddit credentials" has the longer story.
+      // Read by API clients and operators alike; docs/operations.md "Reddit credentials" has the longer story.
       message:
         'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset); no credits were charged. ' +
         'The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to the credentials of a Reddit app ' +
