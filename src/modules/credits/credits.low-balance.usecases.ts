@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
 import { idOf } from '../../shared/crypto/ids.ts';
 import type { Database, Tables } from '../../shared/db/database.ts';
+import type { WebhookEventType } from '../webhooks/webhooks.events.ts';
 import { createLowBalanceRepository, type LowBalance } from './credits.low-balance.repository.ts';
 
-export const LOW_BALANCE_EVENT = 'credits.low';
+export const LOW_BALANCE_EVENT = 'credits.low' satisfies WebhookEventType;
 /** Alerts read per query; a flush goes on until none is left. */
 const BATCH = 100;
 
 /** What the sender needs of the webhooks usecases: an enqueue that records one delivery per id. */
 interface WebhookQueue {
-  enqueue(event: { id: string; accountId: string; scrapeId: null; url: string; type: string; data: unknown }): Promise<string>;
+  enqueue(event: { id: string; accountId: string; scrapeId: null; url: string; type: WebhookEventType; data: unknown }): Promise<string>;
 }
 
 /**

@@ -30,6 +30,9 @@ export interface ScrapeSettled {
 
 type Unavailable = { subreddit: string; reason: string };
 
+/** How a scrape ends: completed or failed, each announced as its own event (`scrape.completed`, `scrape.failed`). */
+type Outcome = Pick<ScrapeRow, 'results' | 'unavailable' | 'skipped' | 'error'> & { status: ScrapeSettled['status']; charge: number };
+
 /** Starts the stored `error` of a scrape failed because Reddit refuses the app, so any process can tell. */
 export const BLOCKED_ERROR_PREFIX = "Reddit refuses this server's app: ";
 
@@ -75,7 +78,7 @@ export function createScrapeRunner(deps: {
   const { db, reddit, clock, jobs, jobsConfig, prices, events } = deps;
   const scrapes = createScrapesRepository(db);
 
-  async function settle(row: ScrapeRow, outcome: Pick<ScrapeRow, 'status' | 'results' | 'unavailable' | 'skipped' | 'error'> & { charge: number }) {
+  async function settle(row: ScrapeRow, outcome: Outcome) {
     const now = clock().toISOString();
     const settled = await transaction(db, async (trx) => {
       const done = await createScrapesRepository(trx).settle(row.id, row.attempts, {
@@ -105,7 +108,7 @@ export function createScrapeRunner(deps: {
   }
 
   /** The webhook event goes out after the settlement committed, so a receiver never hears of a scrape that rolled back. */
-  async function announce(row: ScrapeRow) {
+  async function announce(row: ScrapeRow & { status: ScrapeSettled['status'] }) {
     if (!row.webhook_url) return;
     await deps.webhooks.enqueue({
       accountId: row.account_id,

@@ -8,13 +8,15 @@ import { PostFailure, postPinned, type HostResolver } from '../../integrations/w
 import { webhooksErrors } from './webhooks.errors.ts';
 import { attemptError } from './webhooks.failures.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
+import type { WebhookEventType } from './webhooks.events.ts';
 import { newWebhookSecret, signWebhook } from './webhooks.signing.ts';
 import { checkDeliverableUrl, type WebhookUrlPolicy } from './webhooks.urls.ts';
 
 export const WEBHOOK_QUEUE = 'webhook';
 /** With doubling delays from WEBHOOK_RETRY_DELAY_SECONDS (30 s), 12 retries span more than 24 hours. */
 export const WEBHOOK_RETRIES = 12;
-const DELIVERY_TIMEOUT_MS = 10_000;
+/** An attempt with no complete answer by then failed; the OpenAPI document tells receivers this figure. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How long a claimed attempt holds off other jobs; well over DELIVERY_TIMEOUT_MS. */
 const ATTEMPT_LEASE_SECONDS = 30;
 /** A job may start a little before its time: the queue's clock (PostgreSQL's, for pg-boss) is not this process's. */
@@ -84,7 +86,7 @@ export function createWebhooksUsecases(deps: {
    * An event given its own `id` (one derived from what it announces) is recorded once however often it
    * is enqueued; each call still queues a job, which finds nothing to do if another already delivered it.
    */
-  async function enqueue(event: { id?: string; accountId: string; scrapeId: string | null; url: string; type: string; data: unknown }) {
+  async function enqueue(event: { id?: string; accountId: string; scrapeId: string | null; url: string; type: WebhookEventType; data: unknown }) {
     const now = clock();
     const id = event.id ?? newId('msg', now, random);
     const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });

@@ -12,6 +12,7 @@ import { idOf, newId } from '../../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../../shared/crypto/random.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
+import type { MonitorEventType } from '../../webhooks/webhooks.events.ts';
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
 import type { Found, GapRow } from './poller.cycle.ts';
 import { utcDayStart } from '../../../shared/calendar.ts';
@@ -27,8 +28,8 @@ import { toMatchView } from '../monitors.view.ts';
  */
 type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
 
-/** Matches per monitor.matches delivery. */
-const BATCH = 100;
+/** Matches per monitor.matches delivery (at most; the OpenAPI document tells receivers). */
+export const MATCHES_PER_DELIVERY = 100;
 /** A charge refused because another move spent the balance between the look and the charge is tried again this often. */
 const ATTEMPTS = 3;
 
@@ -68,7 +69,7 @@ export function createMatchDelivery(deps: {
       for (; next < found.length && stored < allowed; next++) {
         const { item, keywords } = found[next]!;
         const id = newId('mat', now, random);
-        if (monitor.webhook_url && stored % BATCH === 0) batch = idOf('msg', now, id.slice(-16));
+        if (monitor.webhook_url && stored % MATCHES_PER_DELIVERY === 0) batch = idOf('msg', now, id.slice(-16));
         const inserted = await matches.insertMatch({
           id,
           monitor_id: monitorId,
@@ -118,7 +119,7 @@ export function createMatchDelivery(deps: {
   }
 
   /** A monitor event to the monitor's own endpoint, if it has one. */
-  async function announce(monitor: MonitorRow, type: string, data: Record<string, unknown>) {
+  async function announce(monitor: MonitorRow, type: MonitorEventType, data: Record<string, unknown>) {
     if (!monitor.webhook_url) return;
     await deps.webhooks.enqueue({
       accountId: monitor.account_id,

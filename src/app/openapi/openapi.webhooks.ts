@@ -1,0 +1,264 @@
+/**
+ * The OpenAPI 3.1 `webhooks` section: the events this service POSTs to its users' receivers, each
+ * with the exact signed body, the Standard Webhooks headers and what the receiver must answer. The
+ * figures (timeout, retries, batch size) come from the code that sends, so the document cannot drift.
+ * `Scrape` and `Match` are the API's own schemas (components.schemas, defined with the endpoints).
+ */
+import { MATCHES_PER_DELIVERY } from '../../modules/monitors/poller/poller.delivery.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../modules/webhooks/webhooks.events.ts';
+import { DELIVERY_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../modules/webhooks/webhooks.usecases.ts';
+import { webhookExamples } from './openapi.webhooks-examples.ts';
+
+/** WEBHOOK_RETRY_DELAY_SECONDS when the operator leaves it unset (config.ts; the test holds the two together). */
+export const DEFAULT_RETRY_DELAY_SECONDS = 30;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const dateTime = (description: string) => ({ type: 'string', format: 'date-time', description });
+const id = (prefix: string, description: string) => ({ type: 'string', pattern: `^${prefix}_[0-9a-f]{28}$`, description });
+
+/** An object whose keys are exactly these: the senders build it from a literal, nothing else gets in. */
+const closed = (properties: Record<string, unknown>, description?: string) => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  required: Object.keys(properties),
+  properties,
+  additionalProperties: false,
+});
+
+/** What every monitor event's `data` starts with. */
+const monitorFields = {
+  monitor_id: id('mon', 'The monitor the event is about.'),
+  name: { type: 'string', description: "The monitor's name when the event was queued." },
+};
+
+/** An event: the envelope, with its own `type` and `data`. */
+const event = (type: WebhookEventType, data: Record<string, unknown>, description: string) => ({
+  description,
+  allOf: [ref('WebhookEnvelope')],
+  type: 'object',
+  required: ['type', 'timestamp', 'data'],
+  properties: { type: { const: type }, data },
+});
+
+/** A settled scrape as the API shows it, narrowed to how it ended. */
+const settledScrape = (status: 'completed' | 'failed', error: Record<string, unknown>) => ({
+  description: 'The scrape as GET /api/v1/scrapes/{id} returns it (`credits` holds `charged` only: no `balance`).',
+  allOf: [ref('Scrape')],
+  type: 'object',
+  required: ['status', 'error', 'completed_at'],
+  properties: { status: { const: status }, error, completed_at: dateTime('When the scrape ended.') },
+});
+
+export const webhookSchemas: Record<string, unknown> = {
+  WebhookEnvelope: closed(
+    {
+      type: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES], description: 'The event type: which schema `data` follows.' },
+      timestamp: dateTime('When the event was queued (UTC). The `webhook-timestamp` header is when this attempt was signed.'),
+      data: { type: 'object', description: 'What the event is about; its shape depends on `type`.' },
+    },
+    'What every webhook body is: the event type, when it was queued, and its data. The body is signed as sent: verify the raw bytes before parsing.',
+  ),
+  ScrapeCompletedEvent: event(
+    'scrape.completed',
+    settledScrape('completed', { type: 'null' }),
+    'A scrape with `webhook_url` completed: its results, what was unavailable, and what it cost.',
+  ),
+  ScrapeFailedEvent: event(
+    'scrape.failed',
+    settledScrape('failed', { type: 'string', description: 'Why it failed; nothing was charged and the hold was released.' }),
+    'A scrape with `webhook_url` failed (Reddit failing or refusing the app, or the scrape interrupted too often).',
+  ),
+  MonitorMatchesEvent: event(
+    'monitor.matches',
+    closed({
+      ...monitorFields,
+      matches: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MATCHES_PER_DELIVERY,
+        items: ref('Match'),
+        description: 'Oldest first, each as GET /api/v1/monitors/{id}/matches lists it.',
+      },
+    }),
+    `New matches of a monitor were stored (and charged), up to ${MATCHES_PER_DELIVERY} per event.`,
+  ),
+  MonitorPausedEvent: event(
+    'monitor.paused',
+    closed({
+      ...monitorFields,
+      reason: {
+        type: 'string',
+        enum: ['insufficient_credits', 'daily_cap'],
+        description:
+          '`insufficient_credits`: the account could not pay for more matches; it resumes by itself once it can (monitor.resumed) and catches up. ' +
+          '`daily_cap`: max_matches_per_day was reached; it resumes at 00:00 UTC without an event.',
+      },
+    }),
+    'The service paused a monitor. A pause by its owner sends nothing.',
+  ),
+  MonitorResumedEvent: event(
+    'monitor.resumed',
+    closed({
+      ...monitorFields,
+      reason: { const: 'credits_available', description: 'The account can pay for a match again (a grant or a purchase).' },
+      from: dateTime('Where the monitor stopped: what was posted since then is caught up on.'),
+    }),
+    'The service resumed a monitor it had paused for credits. Not sent when its owner resumes it, nor when a daily-cap pause ends.',
+  ),
+  MonitorHealthEvent: event(
+    'monitor.health',
+    { oneOf: [ref('MonitorHealthSubredditData'), ref('MonitorHealthGapData'), ref('MonitorHealthRedditData')] },
+    "Something changed in a monitor's health: one of three kinds, told apart by the key beside monitor_id and name (`subreddit`, `gap` or `reddit`).",
+  ),
+  MonitorHealthSubredditData: closed(
+    {
+      ...monitorFields,
+      subreddit: { type: 'string', pattern: '^r/', description: 'The watched subreddit, as "r/name".' },
+      state: {
+        type: 'string',
+        enum: ['private', 'banned', 'not_found', 'quarantined'],
+        description: "Named as in the monitor's health (a bare 403 from Reddit reads `quarantined`).",
+      },
+    },
+    'A watched subreddit became unavailable; the monitor goes on reading the others.',
+  ),
+  MonitorHealthGapData: closed(
+    {
+      ...monitorFields,
+      gap: closed({
+        source: { type: 'string', enum: ['posts', 'comments'] },
+        subreddits: { type: 'array', items: { type: 'string' }, description: 'The monitor\'s subreddits the gap concerns, as "r/name".' },
+        from: dateTime('Start of the stretch that may have been missed.'),
+        to: dateTime('End of that stretch.'),
+      }),
+    },
+    'A gap was recorded: more was posted than could be read (or than Reddit still lists), so things created between `from` and `to` may have been missed.',
+  ),
+  MonitorHealthRedditData: closed(
+    {
+      ...monitorFields,
+      reddit: closed({
+        state: {
+          type: 'string',
+          enum: ['ok', 'blocked', 'failing'],
+          description: "`blocked`: Reddit refuses this service's app; `failing`: every read failed (5xx, timeouts, 429); `ok`: reads succeed again.",
+        },
+        since: dateTime('When the poller saw the change.'),
+      }),
+    },
+    "How Reddit treats this service's app changed: sent once per change to every active monitor with a webhook_url, never on every cycle.",
+  ),
+  CreditsLowEvent: event(
+    'credits.low',
+    closed({
+      available: { type: 'integer', description: 'The spendable balance (balance − held) the crossing move left.' },
+      threshold: { type: 'integer', minimum: 1, description: "The account's low-balance threshold." },
+      crossed_at: dateTime('When the move that crossed the threshold happened.'),
+    }),
+    "The account's spendable balance fell below its low-balance threshold: once per crossing.",
+  ),
+  WebhookTestEvent: event(
+    'webhook.test',
+    closed({ message: { type: 'string', description: 'Always "A test event sent from the dashboard."' } }),
+    'A test event: accept it (answer 2xx) and otherwise ignore it.',
+  ),
+};
+
+/** The event's schema name and operationId stem: `monitor.matches` → `MonitorMatches`. */
+const pascal = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
+/** Where each event goes and when it is sent. */
+const WHEN: Record<WebhookEventType, { summary: string; when: string }> = {
+  'scrape.completed': { summary: 'A scrape completed', when: "Sent to the scrape's `webhook_url` once the scrape completed and its charge was settled." },
+  'scrape.failed': { summary: 'A scrape failed', when: "Sent to the scrape's `webhook_url` once the scrape failed and its hold was released." },
+  'monitor.matches': {
+    summary: 'A monitor found new matches',
+    when: `Sent to the monitor's \`webhook_url\` when new matches were stored, in batches of up to ${MATCHES_PER_DELIVERY}. The batch's webhook-id is derived from its matches, so it is never sent as two events, even after a crash.`,
+  },
+  'monitor.paused': { summary: 'The service paused a monitor', when: "Sent to the monitor's `webhook_url` when the service paused it (credits ran out, or its daily cap)." },
+  'monitor.resumed': { summary: 'The service resumed a monitor', when: "Sent to the monitor's `webhook_url` when the service resumed it after a pause for credits." },
+  'monitor.health': {
+    summary: "A monitor's health changed",
+    when: "Sent to the monitor's `webhook_url` when a watched subreddit became unavailable, when a gap was recorded, or when Reddit's treatment of the service's app changed.",
+  },
+  'credits.low': {
+    summary: 'The balance fell below the low-balance threshold',
+    when: "Sent to the account's own endpoint (dashboard, Webhooks page) when the spendable balance falls below the threshold set on the Credits page; once per crossing, its webhook-id derived from the crossing.",
+  },
+  'webhook.test': { summary: 'A test event', when: "Sent to the URL given in the dashboard's \"Send a test event\" form (Webhooks page)." },
+};
+
+const totalHours = Math.round((DEFAULT_RETRY_DELAY_SECONDS * (2 ** WEBHOOK_RETRIES - 1)) / 3600);
+const timeout = `${DELIVERY_TIMEOUT_MS / 1000} s`;
+
+const DELIVERY =
+  `Each event is signed (Standard Webhooks: see the three headers) with the account's secret (\`whsec_…\`, on the dashboard's Webhooks page). ` +
+  `Delivered at least once: an attempt that does not get a 2xx answer within ${timeout} is retried with the same webhook-id and body, ` +
+  `the first retry ${DEFAULT_RETRY_DELAY_SECONDS} s after the failed attempt started (the operator's WEBHOOK_RETRY_DELAY_SECONDS), each delay twice the last, ` +
+  `${WEBHOOK_RETRIES} times: about ${totalHours} hours with the default. After that the delivery has failed (the dashboard can retry it). ` +
+  'Answer 2xx at once, do the work afterwards, and drop duplicates by webhook-id.';
+
+const HEADERS = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event's id: the same on every retry of one event. Drop a body whose webhook-id you already handled.",
+    schema: id('msg', 'msg_ and 28 hex digits'),
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description:
+      'When this attempt was signed, in whole seconds since 1970-01-01 UTC. Refuse one far from your clock (Standard Webhooks libraries allow 5 minutes) so an old request cannot be replayed.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the secret after `whsec_`. ' +
+      'Compute it over the raw body as received, compare in constant time, and refuse the request when it differs. ' +
+      'The standard allows several space-separated signatures; this service sends one.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$' },
+  },
+];
+
+const RESPONSES = {
+  '2XX': { description: 'Acknowledged: the delivery is recorded as delivered and not sent again. The body of the answer is ignored.' },
+  default: {
+    description:
+      `Anything else is a failed attempt, retried: any other status (a 3xx too: redirects are not followed), no complete answer within ${timeout}, ` +
+      'or no connection (refused, TLS failure, an address that is no longer allowed).',
+  },
+};
+
+/** The OpenAPI 3.1 `webhooks` object: one entry per event this service sends. */
+export function webhooksSection(): Record<string, unknown> {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${pascal(type).replace(/^./, (c) => c.toLowerCase())}Webhook`,
+          summary: WHEN[type].summary,
+          description: `${WHEN[type].when}\n\n${DELIVERY}`,
+          tags: ['webhooks'],
+          parameters: HEADERS,
+          requestBody: {
+            required: true,
+            description: `The \`${type}\` event, as signed: the envelope (\`type\`, \`timestamp\`, \`data\`) and its data.`,
+            content: { 'application/json': { schema: ref(`${pascal(type)}Event`), examples: webhookExamples[type] } },
+          },
+          responses: RESPONSES,
+        },
+      },
+    ]),
+  );
+}
