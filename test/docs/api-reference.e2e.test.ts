@@ -55,8 +55,12 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
 
   beforeAll(async () => {
     app = await startTestApp('sqlite', { worker: false });
-    const doc = (await (await app.api('GET', '/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-    operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    type Items = Record<string, Record<string, unknown>>;
+    const doc = (await (await app.api('GET', '/openapi.json')).json()) as { paths: Items; webhooks: Items };
+    // The page draws the webhooks (events we send) beside the paths, each under its event name.
+    operations = [...Object.entries(doc.paths), ...Object.entries(doc.webhooks)].flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -109,7 +113,7 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
       await page.locator('.auth-container input').fill(token);
       await page.locator('.auth-btn-wrapper button.authorize').click();
       await page.locator('.auth-btn-wrapper .btn-done').click();
-      await page.getByText('Current credit balance (free)').click();
+      await page.getByText('Current credit balance (free)', { exact: true }).click();
       await page.getByRole('button', { name: 'Try it out' }).click();
       await page.getByRole('button', { name: 'Execute' }).click();
       const answer = page.locator('.live-responses-table tbody tr.response');

@@ -2,7 +2,8 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../shared/config/config.ts';
 import { declareHeaders } from './openapi.headers.ts';
 import { addExamples } from './openapi.examples.ts';
-import { discriminatedUnions, headOperations, nameSchemas, operationsOf } from './openapi.passes.ts';
+import { webhookSchemas, webhooksSection } from './openapi.webhooks.ts';
+import { headOperations, nameSchemas, operationsOf } from './openapi.passes.ts';
 
 type Json = Record<string, any>;
 
@@ -21,6 +22,7 @@ const TAGS = [
   { name: 'monitors', description: 'Standing watches on subreddits: every new matching post and comment, once; billed per match.' },
   { name: 'generate', description: 'Drafts of replies and posts from a language model; billed per draft.' },
   { name: 'publish', description: "Posting to Reddit as the account's connected Reddit user; billed per post that goes out." },
+  { name: 'webhooks', description: 'What this service POSTs to your receivers, signed as Standard Webhooks.' },
 ];
 
 /** The document's fixed parts; `finish` then derives the rest from the routes. */
@@ -55,11 +57,12 @@ export function openapiOptions(config: Config): SwaggerOptions {
 /** Everything the route schemas cannot say in OpenAPI's own terms, added in one pass after another. */
 function finish(doc: Json): Json {
   nameSchemas(doc);
-  discriminatedUnions(doc);
   addExamples(doc);
   headOperations(doc);
   declareHeaders(doc);
   problemCodes(doc);
+  doc.webhooks = webhooksSection();
+  Object.assign(doc.components.schemas, webhookSchemas);
   return doc;
 }
 

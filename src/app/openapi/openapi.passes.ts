@@ -36,20 +36,6 @@ export function nameSchemas(doc: Json): void {
   doc.paths = visit(doc.paths);
 }
 
-/**
- * TypeBox writes a union as `anyOf`. Where the branches are told apart by a discriminator their `type`
- * consts never overlap, so exactly one matches: `oneOf` says so to code generators.
- */
-export function discriminatedUnions(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(discriminatedUnions);
-  if (!isObject(node)) return;
-  if (node.discriminator && Array.isArray(node.anyOf)) {
-    node.oneOf = node.anyOf;
-    delete node.anyOf;
-  }
-  Object.values(node).forEach(discriminatedUnions);
-}
-
 /** HEAD is answered wherever GET is, with the same statuses and headers and no body. */
 export function headOperations(doc: Json): void {
   for (const [path, method, op] of operationsOf(doc)) {

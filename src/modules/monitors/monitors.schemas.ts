@@ -55,7 +55,8 @@ export const monitorBodySchema = Type.Object(
     webhook_url: Type.Optional(fields.webhook_url),
     max_matches_per_day: Type.Optional(fields.max_matches_per_day),
   },
-  { additionalProperties: false, title: 'MonitorCreate' },
+  // Inline in the document, not named, for its defaults: see scrapeBodySchema.
+  { additionalProperties: false },
 );
 
 /** Any field of POST, and `status`; a field left out keeps its value. */

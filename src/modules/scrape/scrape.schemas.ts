@@ -51,7 +51,9 @@ export const scrapeBodySchema = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'ScrapeRequest' },
+  // No `title`: a named schema's defaulted fields become required in openapi-typescript's output
+  // (defaultNonNullable), which would make clients send every one; inline, they stay optional.
+  { additionalProperties: false },
 );
 
 export type ScrapeBody = Static<typeof scrapeBodySchema>;
