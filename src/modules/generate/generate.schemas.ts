@@ -7,7 +7,13 @@ export const MAX_INSTRUCTIONS = 2000;
 export const generateBodySchema = Type.Object(
   {
     type: Type.Union([Type.Literal('reply'), Type.Literal('post')], { description: 'A reply to a post, or a new self post' }),
-    post_id: Type.Optional(Type.String({ pattern: POST_ID_PATTERN, description: 'For a reply: the t3_ id of the post' })),
+    post_id: Type.Optional(
+      Type.String({
+        pattern: POST_ID_PATTERN,
+        'x-rule': 'must be the id of a post: t3_ and 1–16 lowercase letters or digits',
+        description: 'For a reply: the t3_ id of the post',
+      }),
+    ),
     subreddit: Type.Optional(subredditSchema('For a post: r/<name>')),
     instructions: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTIONS, description: 'What to write, up to 2,000 characters' }),
     tone: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' })),

@@ -1,6 +1,6 @@
 import type { Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
-import { validationError } from '../../shared/errors.ts';
+import { invalidFields } from '../../shared/http/validation-messages.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { leaseFor } from '../../shared/jobs/leases.ts';
@@ -45,7 +45,7 @@ function checkShape(body: GenerateBody): void {
   if (body.type === 'post' && body.post_id) problems.push({ path: '/post_id', message: 'is only for a reply' });
   if (!body.instructions.trim()) problems.push({ path: '/instructions', message: 'must not be blank' });
   if (problems.length > 0) {
-    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    throw invalidFields('The request body', problems);
   }
 }
 

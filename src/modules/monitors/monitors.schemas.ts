@@ -34,13 +34,13 @@ const fields = {
   sources: Type.Array(source, { minItems: 1, maxItems: 2, uniqueItems: true, default: ['posts'], description: 'What to watch.' }),
   include_nsfw: Type.Boolean({ default: false }),
   webhook_url: nullable(
-    Type.String({ minLength: 1, maxLength: 2000, description: 'https URL that gets signed monitor.* events (Standard Webhooks)' }),
+    Type.String({ minLength: 1, maxLength: 2000, description: 'https URL that gets signed monitor.* events (Standard Webhooks); null: no webhook' }),
   ),
   max_matches_per_day: nullable(
     Type.Integer({
       minimum: 1,
       maximum: MONITOR_LIMITS.maxMatchesPerDay,
-      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one.',
+      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one; null: no cap.',
     }),
   ),
 };
@@ -95,6 +95,7 @@ export const matchesQuerySchema = Type.Object(
     after: Type.Optional(
       Type.String({
         pattern: ID_PATTERN('mat'),
+        'x-rule': 'must be a match id: mat_ and 28 hex digits',
         description: 'A match id: everything this monitor stored after it, oldest first. Not together with cursor.',
       }),
     ),

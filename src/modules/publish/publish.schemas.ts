@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.schemas.ts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../idempotency/idempotency.schemas.ts';
 import { subredditSchema } from '../../shared/http/schemas.ts';
 
 /**
@@ -9,11 +9,19 @@ import { subredditSchema } from '../../shared/http/schemas.ts';
 export const publishBodySchema = Type.Object(
   {
     type: Type.Optional(Type.Union([Type.Literal('comment'), Type.Literal('post')])),
-    parent: Type.Optional(Type.String({ pattern: '^t[13]_[a-z0-9]{1,16}$', description: 'A comment: the t3_ post or t1_ comment replied to' })),
+    parent: Type.Optional(
+      Type.String({
+        pattern: '^t[13]_[a-z0-9]{1,16}$',
+        'x-rule': 'must be the id of a post (t3_…) or a comment (t1_…): 1–16 lowercase letters or digits after the prefix',
+        description: 'A comment: the t3_ post or t1_ comment replied to',
+      }),
+    ),
     subreddit: Type.Optional(subredditSchema('A post: r/<name>')),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A post: 1–300 characters' })),
     body: Type.Optional(Type.String({ minLength: 1, maxLength: 40_000, description: 'Markdown text' })),
-    generation_id: Type.Optional(Type.String({ pattern: '^gen_[0-9a-f]{28}$', description: 'Publish a stored draft instead' })),
+    generation_id: Type.Optional(
+      Type.String({ pattern: '^gen_[0-9a-f]{28}$', 'x-rule': 'must be a generation id: gen_ and 28 hex digits', description: 'Publish a stored draft instead' }),
+    ),
     allow_duplicate: Type.Optional(Type.Boolean({ default: false, description: 'Post the same text again within 10 minutes' })),
   },
   { additionalProperties: false },
@@ -33,7 +41,7 @@ export const publicationSchema = Type.Object({
 });
 
 export const publishHeadersSchema = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
+  'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, 'x-rule': IDEMPOTENCY_KEY_RULE })),
 });
 
 export const publicationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -1,4 +1,4 @@
-import { validationError } from '../../shared/errors.ts';
+import { invalidFields } from '../../shared/http/validation-messages.ts';
 import { publishErrors } from './publish.errors.ts';
 import type { PublishBody } from './publish.schemas.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
@@ -56,7 +56,7 @@ export function checkShape(body: PublishBody): void {
   if (body.body !== undefined && !body.body.trim()) problems.push({ path: '/body', message: 'must not be blank' });
   if (body.title !== undefined && !body.title.trim()) problems.push({ path: '/title', message: 'must not be blank' });
   if (problems.length > 0) {
-    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    throw invalidFields('The request body', problems);
   }
 }
 

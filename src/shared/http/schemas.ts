@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import Type from 'typebox';
-import { SUBREDDIT_PATTERN } from './subreddit.ts';
+import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from './subreddit.ts';
 
 /** RFC 9457 problem details, with this API's extension members. */
 export const problemSchema = Type.Object(
@@ -28,7 +28,7 @@ export const pageQuerySchema = Type.Object(
 
 /** A subreddit in a request, `r/<name>`; `description` says what it is for, else the rule. */
 export const subredditSchema = (description = 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _') =>
-  Type.String({ pattern: SUBREDDIT_PATTERN, description });
+  Type.String({ pattern: SUBREDDIT_PATTERN, 'x-rule': SUBREDDIT_RULE, description });
 
 /** Error replies every /api/v1/ route can give; listed in the OpenAPI document. */
 export const problemResponses = (...statuses: number[]) =>
