@@ -57,6 +57,13 @@ function safePointer(pointer: string): string {
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
+const SUBJECTS: Record<string, string> = {
+  body: 'The request body is',
+  querystring: 'The query string is',
+  params: 'The path is',
+  headers: 'The request headers are',
+};
+
 /**
  * Validation issues as `{path, message}`. The validator compiler (validator.ts) has worded each one
  * already, without any request text that could hold a secret; the path is made safe here.
@@ -78,9 +85,9 @@ export function toAppError(error: FastifyError): AppError {
   }
   if (error.validation) {
     const errors = validationErrors(error.validation);
-    const where = error.validationContext === 'querystring' ? 'query string' : `request ${error.validationContext ?? 'body'}`;
     const summary = errors.map((e) => e.message).join('; ');
-    return new AppError({ code: 'request.invalid', status: 422, message: `The ${where} is not valid: ${summary}.`, extra: { errors } });
+    const subject = SUBJECTS[error.validationContext ?? 'body'] ?? 'The request is';
+    return new AppError({ code: 'request.invalid', status: 422, message: `${subject} not valid: ${summary}.`, extra: { errors } });
   }
   if (isDatabaseUnavailable(error)) {
     return new AppError({

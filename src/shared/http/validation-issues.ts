@@ -206,7 +206,9 @@ function explainUnion(union: RawError, inner: RawError[], context: Context, qual
   const errorsOf = (index: number) => inner.filter((error) => branchOf(error, union) === index);
 
   const literals = others.map(literalsOf);
-  if (others.length > 0 && literals.every(Boolean)) return issue(`${field} ${rules.oneOf(literals.flat())}${orNull}${got(value)}`);
+  if (others.length > 0 && literals.every(Boolean)) {
+    return issue(`${field} ${rules.oneOf(literals.flat())}${orNull}${typeof value === 'string' ? got(value) : gotType(value)}`);
+  }
 
   const tag = discriminatorOf(schema, others);
   if (tag !== undefined && isObject(value)) {

@@ -34,7 +34,7 @@ const TOKEN_LIKE = /[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i;
  * so a name is repeated only when it is short, identifier-like and does not look like a token.
  */
 export const isHarmlessName = (name: string): boolean =>
-  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) && !TOKEN_PREFIX.test(name) && !TOKEN_LIKE.test(name);
+  /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name) && !TOKEN_PREFIX.test(name) && !TOKEN_LIKE.test(name);
 
 /** The same for a value: short, of name characters and `/ . -`, and not like a token. */
 const isHarmlessValue = (value: string): boolean =>
