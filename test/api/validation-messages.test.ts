@@ -204,6 +204,12 @@ describe.each(engines)('every schema keyword a request can break gets a message 
     expect(keywords).toEqual(expect.arrayContaining(['type', 'anyOf', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'required', 'additionalProperties']));
   });
 
+  it('every pattern in the document carries its wording beside it, as x-rule', () => {
+    const bare = uses.filter((use) => use.keyword === 'pattern' && typeof use.schema['x-rule'] !== 'string');
+    expect(bare.map((use) => `${use.operation.method} ${use.operation.path} ${use.location} /${use.pointer.join('/')}`)).toEqual([]);
+    expect(patterns.length).toBeGreaterThan(0);
+  });
+
   it('each broken keyword is a 422 whose messages name the field, in words, never the validator’s own or a regular expression', async () => {
     const broken = new Set<string>();
     for (const use of uses.filter((one) => !STRUCTURE.has(one.keyword))) {

@@ -109,11 +109,16 @@ describe('a union told apart by its `type` reports the branch that `type` choose
   const discriminated = { oneOf: [reply, post], discriminator: { propertyName: 'type' } };
   // And TypeBox's own union (anyOf) of objects that each fix `type`, with no discriminator keyword.
   const inferred = Type.Union([reply, post]);
+  // And as the OpenAPI document writes a literal: an enum of one value.
+  const asDocumented = JSON.parse(JSON.stringify(discriminated).replace(/"const":("\w+")/g, '"enum":[$1]'));
 
-  it.each([
+  const shapes = [
     ['oneOf with a discriminator', discriminated],
     ['anyOf of objects with a const type', inferred],
-  ])('%s: a valid type reports only the errors of its branch', (_label, schema) => {
+    ['oneOf of objects with a one-value enum type', asDocumented],
+  ] as const;
+
+  it.each(shapes)('%s: a valid type reports only the errors of its branch', (_label, schema) => {
     expect(messages(schema, { type: 'reply', body: 'hi' })).toEqual(['post_id is required for type reply']);
     expect(messages(schema, { type: 'reply', post_id: 'x', body: 'hi' })).toEqual(['post_id must be a t3_ post id (got "x")']);
     expect(messages(schema, { type: 'post', subreddit: 'r/a', title: 't', body: 'b' })).toEqual([
@@ -121,10 +126,7 @@ describe('a union told apart by its `type` reports the branch that `type` choose
     ]);
   });
 
-  it.each([
-    ['oneOf with a discriminator', discriminated],
-    ['anyOf of objects with a const type', inferred],
-  ])('%s: a missing or unknown type says which types there are', (_label, schema) => {
+  it.each(shapes)('%s: a missing or unknown type says which types there are', (_label, schema) => {
     expect(messages(schema, { body: 'hi' })).toEqual(['type is required (it must be one of reply, post)']);
     expect(messages(schema, { type: 'comment', body: 'hi' })).toEqual(['type must be one of reply, post (got "comment")']);
     expect(messages(schema, 'text')).toEqual(['the request body must be an object (got a string)']);

@@ -181,14 +181,19 @@ function unknownMembers(error: RawError, schema: Schema, context: Context, quali
   });
 }
 
-/** The property that tells a union's branches apart: the `discriminator`, or one whose `const` each branch sets. */
+/** The one value a branch fixes a property to (`const`, or an `enum` of one), if it fixes it. */
+function tagOf(branch: Schema, property: string): unknown {
+  const literals = literalsOf(((branch.properties as Record<string, Schema> | undefined) ?? {})[property] ?? {});
+  return literals?.length === 1 ? literals[0] : undefined;
+}
+
+/** The property that tells a union's branches apart: the `discriminator`, or one that each branch fixes. */
 function discriminatorOf(schema: Schema, branches: Schema[]): string | undefined {
   const named = (schema.discriminator as { propertyName?: unknown } | undefined)?.propertyName;
   if (typeof named === 'string') return named;
-  const properties = (branch: Schema) => (branch.properties as Record<string, Schema> | undefined) ?? {};
   const first = branches[0];
   if (!first || branches.some((branch) => branch.type !== 'object')) return undefined;
-  return Object.keys(properties(first)).find((name) => branches.every((branch) => properties(branch)[name] && 'const' in properties(branch)[name]!));
+  return Object.keys((first.properties as Schema | undefined) ?? {}).find((name) => branches.every((branch) => tagOf(branch, name) !== undefined));
 }
 
 /**
@@ -213,9 +218,9 @@ function explainUnion(union: RawError, inner: RawError[], context: Context, qual
   const tag = discriminatorOf(schema, others);
   if (tag !== undefined && isObject(value)) {
     const tagField = fieldName(`${union.instancePath}/${tag}`, context.part);
-    const tags = others.map((branch) => (branch.properties as Record<string, Schema>)[tag]?.const);
+    const tags = others.map((branch) => tagOf(branch, tag)).filter((one) => one !== undefined);
     if (value[tag] === undefined) return issue(`${tagField} ${rules.required} (it ${rules.oneOf(tags)})`);
-    const chosen = branches.findIndex((branch) => (branch.properties as Record<string, Schema> | undefined)?.[tag]?.const === value[tag]);
+    const chosen = branches.findIndex((branch) => tagOf(branch, tag) === value[tag]);
     if (chosen === -1) return issue(`${tagField} ${rules.oneOf(tags)}${got(value[tag])}`);
     const issues = explain(errorsOf(chosen), context, ` for ${tag} ${String(value[tag])}`);
     return issues.length > 0 ? issues : issue(`${field} is not valid for ${tag} ${String(value[tag])}`);
