@@ -61,10 +61,18 @@ export async function buildServer(
       headersTimeout: services.config.http.headersTimeoutMs,
       // Node checks these timeouts every 30 s by default, which would stretch a 10 s limit to 40 s.
       connectionsCheckingInterval: Math.min(1000, services.config.http.headersTimeoutMs),
+      // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the hook below words it.
+      requireHostHeader: false,
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(strictValidatorCompiler);
+  // Fastify refuses a QUERY (RFC 10008) without Content-Type before any handler runs, as an error the
+  // not-found handler never sees (a 500). No route here answers QUERY, so it is read like the methods
+  // Fastify does not know (PROPFIND, SEARCH, …): by its path alone, a 405 with Allow or a 404.
+  app.addHttpMethod('QUERY', { hasBody: false, overrideExisting: true });
+  // Node reports a CONNECT on its own event, and without a listener drops the connection unanswered.
+  app.server.on('connect', (_request, socket: Socket) => socket.end(rawProblem(routingErrors.methodNotImplemented())));
   app.setErrorHandler(sendProblem);
   // Many clients send "Content-Type: application/json" on every call, a DELETE without a body included,
   // and Fastify's JSON parser refuses the empty body with a 400. Fastify never reads a GET or HEAD body;
@@ -93,6 +101,16 @@ export async function buildServer(
         status: 404,
         message: `No endpoint matches ${request.method} on this path; see /docs (or /openapi.json) for the endpoints.`,
       }),
+      request,
+      reply,
+    );
+  });
+  // RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without Host. First of all checks, for
+  // every path, dashboard included: no browser sends one, and a client that does can read problem+json.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return;
+    return sendProblem(
+      new AppError({ code: 'request.missing_host', status: 400, message: 'An HTTP/1.1 request needs a Host header.' }),
       request,
       reply,
     );

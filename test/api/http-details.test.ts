@@ -141,7 +141,7 @@ describe.each(engines)('HTTP details of /api/v1 on %s', (engine) => {
     it.each(['1e1', '%205', '5%20', '5.0', '%2B5', '0x5', '-5', '', '5a'])('limit=%s is a 422 request.invalid naming limit', async (raw) => {
       for (const path of ['/api/v1/usage', '/api/v1/scrapes']) {
         const body = await problem(await app.api('GET', `${path}?limit=${raw}`, { token }), 422, 'request.invalid');
-        expect(body.errors).toEqual([{ path: '/limit', message: expect.stringMatching(/integer/) }]);
+        expect(body.errors).toEqual([{ path: '/limit', message: expect.stringMatching(/^limit is a whole number from 1 to 100, written in digits/) }]);
       }
     });
 

@@ -131,15 +131,15 @@ describe.each(engines)('the monitors API on %s', (engine) => {
   });
 
   it.each([
-    ['an unknown field', { color: 'red' }, '/', /unknown property "color"/],
-    ['no keywords', { keywords: [] }, '/keywords', /fewer than 1 items/],
-    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /1 to 100 characters after trimming/],
-    ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /more than 100 items/],
-    ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /pattern/],
-    ['an http webhook URL', { webhook_url: 'http://hooks.example.com/x' }, '/webhook_url', /https/],
-    ['the same source twice', { sources: ['posts', 'posts'] }, '/sources', /duplicate/],
-    ['a daily cap of zero', { max_matches_per_day: 0 }, '/max_matches_per_day', /must be >= 1/],
-    ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /more than 64 characters/],
+    ['an unknown field', { color: 'red' }, '/', /^unknown field `color`; known fields: name, subreddits, /],
+    ['no keywords', { keywords: [] }, '/keywords', /^keywords holds 1 to 50 items$/],
+    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces$/],
+    ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],
+    ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /^subreddits\[0\] must be r\/name: .* \(got "node"\)$/],
+    ['an http webhook URL', { webhook_url: 'http://hooks.example.com/x' }, '/webhook_url', /^webhook_url .*https/],
+    ['the same source twice', { sources: ['posts', 'posts'] }, '/sources', /^sources must list each value only once$/],
+    ['a daily cap of zero', { max_matches_per_day: 0 }, '/max_matches_per_day', /^max_matches_per_day is a whole number from 1 to 1000000, or null for no cap$/],
+    ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /^name is 1 to 64 characters long$/],
   ])('POST refuses %s with a 422 pointing at it, and stores nothing', async (_label, fields, path, message) => {
     const { token } = await app.accountWithKey(0);
     const response = await create(token, fields);

@@ -72,6 +72,29 @@ describe.each(engines)('request validation comes after the key and before credit
     for (const error of problem.errors) expect(error.message).toEqual(expect.any(String));
   });
 
+  it.each([
+    [
+      'a subreddit without r/',
+      { subreddits: ['typescript'], keywords: ['a'] },
+      { path: '/subreddits/0', message: 'subreddits[0] must be r/name: 2–21 letters, digits or _, not starting with _ (got "typescript")' },
+    ],
+    ['a sort of another name', { subreddits: ['r/node'], keywords: ['a'], sort: 'newest' }, { path: '/sort', message: 'sort must be one of new, relevance, top (got "newest")' }],
+    [
+      'a time given as a duration',
+      { subreddits: ['r/node'], keywords: ['a'], time: '24h' },
+      { path: '/time', message: 'time must be one of hour, day, week, month, year, all (got "24h")' },
+    ],
+    [
+      'subreddit for subreddits',
+      { subreddits: ['r/node'], keywords: ['a'], subreddit: 'r/deno' },
+      { path: '/', message: 'unknown field `subreddit` (did you mean `subreddits`?)' },
+    ],
+  ])('%s is one message that says what to send instead', async (_label, body, error) => {
+    const problem = await expectProblem(await scrape(body), 422);
+    expect(problem.errors).toEqual([error]);
+    expect(problem.detail).toBe(`The request body is not valid: ${error.message}.`);
+  });
+
   it('an invalid body from an account with no credits is a 422, not a 402 (validation comes first)', async () => {
     await expectProblem(await scrape({ subreddits: ['bad'], keywords: ['a'] }, {}, brokeToken), 422);
   });

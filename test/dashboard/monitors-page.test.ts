@@ -91,12 +91,12 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     const { browser, accountId } = await member();
     const badCap = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'max_matches_per_day', 'lots'));
     expect(badCap.status).toBe(422);
-    expect(badCap.body).toContain('Please fix: Daily cap must be a whole number');
+    expect(badCap.body).toContain('Please fix: Daily cap is a whole number from 1 to 1000000');
     expect(badCap.body).toContain('value="lots"');
 
     const badName = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'subreddits', 'typescript\nbad!name'));
     expect(badName.status).toBe(422);
-    expect(badName.body).toContain('Please fix: Subreddits “r/bad!name” must be r/ and a subreddit name');
+    expect(badName.body).toContain('Please fix: Subreddits “r/bad!name” must be r/name: 2–21 letters, digits or _, not starting with _.');
 
     const privateHook = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'webhook_url', 'https://10.1.2.3/hook'));
     expect(privateHook.status).toBe(422);
@@ -106,7 +106,7 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
 
     const noSources = await send(browser, '/dashboard/monitors', '/dashboard/monitors', FORM.filter(([f, v]) => f !== 'sources' || v === ''));
     expect(noSources.status).toBe(422);
-    expect(noSources.body).toContain('Please fix: Watch (tick posts, comments or both) must have 1 to 2 items');
+    expect(noSources.body).toContain('Please fix: Watch (tick posts, comments or both) holds 1 to 2 items');
     expect((await app.services.monitors.list(accountId, { limit: 10 })).data).toEqual([]);
   });
 

@@ -26,7 +26,11 @@ const ledgerEntrySchema = Type.Object(
 const dailyQuerySchema = Type.Object(
   {
     key: Type.Optional(
-      Type.String({ pattern: '^ak_live_[0-9a-f]{8}$', description: 'A key prefix as the key list shows it; omitted: the whole account' }),
+      Type.String({
+        pattern: '^ak_live_[0-9a-f]{8}$',
+        'x-rule': 'must be a key prefix as the key list shows it: ak_live_ and 8 hex digits',
+        description: 'A key prefix as the key list shows it; omitted: the whole account',
+      }),
     ),
     days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'Days to return, ending today (UTC)' })),
   },

@@ -18,7 +18,7 @@ const createBody = Type.Object({
   // The form always sends one empty `scopes` (a hidden field), so no box ticked reads as "none", not as "field absent".
   scopes: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 12 })])),
   monthly_limit: Type.Optional(Type.String({ maxLength: 20 })),
-  expires: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' })),
+  expires: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', 'x-rule': 'must be a date like 2025-01-31, or empty for none' })),
 });
 const rollBody = Type.Object({
   csrf: Type.Optional(Type.String()),

@@ -4,6 +4,7 @@ import Type, { type Static } from 'typebox';
 import type { MonitorSource } from '../monitors/monitors.tables.ts';
 import type { MonitorInput, MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { AppError } from '../../shared/errors.ts';
+import { fieldName } from '../../shared/http/validation-messages.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
 import type { MonitorForm } from './views/monitor-parts.ts';
@@ -93,8 +94,9 @@ const LABELS: Record<string, string> = {
 };
 
 /**
- * A refused form in the form's own words: the usecases point at API fields ("/subreddits/2"), the
- * person sees the label and the item they typed. Any other refusal keeps its own message.
+ * A refused form in the form's own words: the usecases word a problem for the API ("subreddits[2] must
+ * be …"), the person sees the label and the item they typed instead of the field's API name. Any other
+ * refusal keeps its own message.
  */
 function formMessage(problem: AppError, input: Required<MonitorInput>): string {
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
@@ -102,7 +104,8 @@ function formMessage(problem: AppError, input: Required<MonitorInput>): string {
   const parts = issues.map(({ path, message }) => {
     const [field = '', index] = path.split('/').slice(1);
     const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
-    return `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${message}`;
+    const rule = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
+    return `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
   });
   return `Please fix: ${parts.join('; ')}.`;
 }

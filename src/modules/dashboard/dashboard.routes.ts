@@ -2,8 +2,8 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError } from 'fastify';
-import { toAppError } from '../../shared/http/error-mapper.ts';
-import { AppError, isAppError } from '../../shared/errors.ts';
+import { logFailure, toAppError } from '../../shared/http/error-mapper.ts';
+import type { AppError } from '../../shared/errors.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import type { KeysUsecases } from '../keys/keys.usecases.ts';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
@@ -79,7 +79,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error as FastifyError);
-    if (appError.status >= 500 && !isAppError(error)) request.log.error({ err: error }, 'unhandled dashboard error');
+    logFailure(error, appError, request);
     return sendPage(reply.headers(appError.headers), errorPage(appError.status, appError.message, viewerOf(request)), appError.status);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -7,7 +7,7 @@ export const MAX_INSTRUCTIONS = 2000;
 const instructions = Type.String({
   minLength: 1,
   maxLength: MAX_INSTRUCTIONS,
-  pattern: NOT_BLANK,
+  ...NOT_BLANK,
   description: 'What to write, up to 2,000 characters, not blank',
 });
 const tone = Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. friendly, expert, brief' }));
@@ -21,7 +21,11 @@ export const generateBodySchema = oneOf(
     Type.Object(
       {
         type: Type.Literal('reply', { description: 'A reply to a post' }),
-        post_id: Type.String({ pattern: POST_ID_PATTERN, description: 'The t3_ id of the post to reply to; its subreddit is the draft\'s' }),
+        post_id: Type.String({
+          pattern: POST_ID_PATTERN,
+          'x-rule': 'must be the id of a post: t3_ and 1–16 lowercase letters or digits',
+          description: 'The t3_ id of the post to reply to; its subreddit is the draft\'s',
+        }),
         instructions,
         tone,
         max_length: maxLength,

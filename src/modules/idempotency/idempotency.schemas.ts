@@ -4,6 +4,10 @@
  * sf-string: quoted, `\"` and `\\` escaped, printable ASCII with spaces, 1–255 characters inside).
  * Routes that validate the header with a schema use it as their `pattern`.
  */
+/** The pattern in words, as it completes "<field> …" (its `x-rule`). */
+export const IDEMPOTENCY_KEY_RULE =
+  'must be 1–255 visible ASCII characters not starting with a quote, or a quoted string of 1–255 printable ASCII characters with " and \\ escaped by \\';
+
 export const IDEMPOTENCY_KEY_PATTERN = '^(?:[\\x21\\x23-\\x7e][\\x21-\\x7e]{0,254}|"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\["\\\\]){1,255}")$';
 
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);

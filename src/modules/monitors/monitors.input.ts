@@ -1,5 +1,5 @@
-import { validationError } from '../../shared/errors.ts';
-import { SUBREDDIT_PATTERN } from '../../shared/http/subreddit.ts';
+import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from '../../shared/http/subreddit.ts';
+import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -42,16 +42,17 @@ function foldDuplicates(values: string[]): string[] {
   return [...seen.values()];
 }
 
-const count = (min: number, max: number) => `must have ${min === max ? min : `${min} to ${max}`} items`;
-
 function list(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] | undefined {
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
     problems.push({ path: `/${field}`, message: 'must be an array of strings' });
     return undefined;
   }
-  if (value.length < min || value.length > max) problems.push({ path: `/${field}`, message: count(min, max) });
+  if (value.length < min || value.length > max) problems.push({ path: `/${field}`, message: rules.items(min, max) });
   return value as string[];
 }
+
+/** "is 1 to 100 characters long after trimming spaces": what the schema cannot check, worded like what it can. */
+const TRIMMED = (max: number) => `${rules.length(1, max)} after trimming spaces`;
 
 /** Keywords trimmed, each 1–100 characters after trimming (the schema cannot trim), folded. */
 function keywords(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] {
@@ -60,7 +61,7 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
   trimmed.forEach((keyword, index) => {
     // Counted in code points, as the API schema's pattern counts them.
     if (keyword.length < 1 || [...keyword].length > MONITOR_LIMITS.keywordLength) {
-      problems.push({ path: `/${field}/${index}`, message: 'must be 1 to 100 characters after trimming spaces' });
+      problems.push({ path: `/${field}/${index}`, message: TRIMMED(MONITOR_LIMITS.keywordLength) });
     }
   });
   return foldDuplicates(trimmed);
@@ -70,20 +71,20 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
 const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unknown) => MonitorSettings[K] } = {
   name(problems, value) {
     const name = typeof value === 'string' ? value.trim() : '';
-    if (name.length < 1 || [...name].length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: 'must be 1 to 64 characters after trimming spaces' });
+    if (name.length < 1 || [...name].length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: TRIMMED(MONITOR_LIMITS.name) });
     return name;
   },
   subreddits(problems, value) {
     const items = list(problems, 'subreddits', value, 1, MONITOR_LIMITS.subreddits) ?? [];
     items.forEach((name, index) => {
-      if (!SUBREDDIT_NAME.test(name)) problems.push({ path: `/subreddits/${index}`, message: 'must be r/ and a subreddit name (2–21 of A–Z a–z 0–9 _)' });
+      if (!SUBREDDIT_NAME.test(name)) problems.push({ path: `/subreddits/${index}`, message: SUBREDDIT_RULE });
     });
     return foldDuplicates(items);
   },
   keywords: (problems, value) => keywords(problems, 'keywords', value, 1, MONITOR_LIMITS.keywords),
   exclude_keywords: (problems, value) => keywords(problems, 'exclude_keywords', value, 0, MONITOR_LIMITS.excludeKeywords),
   match(problems, value) {
-    if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: 'must be "phrase" or "word"' });
+    if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: rules.oneOf(['phrase', 'word']) });
     return value as MatchMode;
   },
   sources(problems, value) {
@@ -95,7 +96,7 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     return SOURCES.filter((source) => items.includes(source));
   },
   include_nsfw(problems, value) {
-    if (typeof value !== 'boolean') problems.push({ path: '/include_nsfw', message: 'must be true or false' });
+    if (typeof value !== 'boolean') problems.push({ path: '/include_nsfw', message: rules.boolean });
     return value as boolean;
   },
   webhook_url(problems, value) {
@@ -104,7 +105,10 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
   },
   max_matches_per_day(problems, value) {
     const ok = value === null || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MONITOR_LIMITS.maxMatchesPerDay);
-    if (!ok) problems.push({ path: '/max_matches_per_day', message: 'must be a whole number from 1 to 1000000, or null' });
+    if (!ok) {
+      const rule = rules.number({ type: 'integer', minimum: 1, maximum: MONITOR_LIMITS.maxMatchesPerDay });
+      problems.push({ path: '/max_matches_per_day', message: `${rule}, or null for no cap` });
+    }
     return value as number | null;
   },
 };
@@ -130,7 +134,7 @@ export function checkSettings(input: { [K in keyof MonitorSettings]?: unknown })
     if (value !== undefined) settings[field] = (check as (p: Problem[], v: unknown) => unknown)(problems, value);
   }
   if (problems.length > 0) {
-    throw validationError(`The monitor is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    throw invalidFields('The monitor', problems);
   }
   return settings as Partial<MonitorSettings>;
 }

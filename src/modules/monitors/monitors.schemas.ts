@@ -38,7 +38,7 @@ const fields = {
     Type.Integer({
       minimum: 1,
       maximum: MONITOR_LIMITS.maxMatchesPerDay,
-      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one.',
+      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one; null: no cap.',
     }),
   ),
 };
@@ -94,6 +94,7 @@ export const matchesQuerySchema = Type.Object(
     after: Type.Optional(
       Type.String({
         pattern: ID_PATTERN('mat'),
+        'x-rule': 'must be a match id: mat_ and 28 hex digits',
         description: 'A match id: everything this monitor stored after it, oldest first. Not together with cursor.',
       }),
     ),

@@ -7,8 +7,8 @@ import type { Updateable } from 'kysely';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
-import { validationError } from '../../shared/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../shared/http/pagination.ts';
+import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
 import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { utcDayStart } from '../../shared/calendar.ts';
@@ -147,9 +147,7 @@ export function createMonitorsUsecases(deps: {
       const row = await owned(accountId, id);
       const { status, ...fields } = patch;
       if (status !== undefined && status !== 'active' && status !== 'paused') {
-        throw validationError('The monitor is not valid: /status must be "active" or "paused".', [
-          { path: '/status', message: 'must be "active" or "paused"' },
-        ]);
+        throw invalidFields('The monitor', [{ path: '/status', message: rules.oneOf(['active', 'paused']) }]);
       }
       const settings = checkSettings(fields);
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);

@@ -1,16 +1,20 @@
 import Type, { type Static } from 'typebox';
-import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.schemas.ts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../idempotency/idempotency.schemas.ts';
 import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
 const allowDuplicate = Type.Optional(Type.Boolean({ description: 'Post the same text to the same place again within 10 minutes (default false)' }));
-const markdown = Type.String({ minLength: 1, maxLength: 40_000, pattern: NOT_BLANK, description: 'Markdown text, not blank' });
+const markdown = Type.String({ minLength: 1, maxLength: 40_000, ...NOT_BLANK, description: 'Markdown text, not blank' });
 
 /** Three shapes: a stored draft, a comment, a self post. Exactly one fits any body. */
 export const publishBodySchema = oneOf(
   [
     Type.Object(
       {
-        generation_id: Type.String({ pattern: '^gen_[0-9a-f]{28}$', description: 'A completed draft of POST /generate: its text goes where it was written for' }),
+        generation_id: Type.String({
+          pattern: '^gen_[0-9a-f]{28}$',
+          'x-rule': 'must be a generation id: gen_ and 28 hex digits',
+          description: 'A completed draft of POST /generate: its text goes where it was written for',
+        }),
         allow_duplicate: allowDuplicate,
       },
       { additionalProperties: false, title: 'PublishDraft' },
@@ -18,7 +22,11 @@ export const publishBodySchema = oneOf(
     Type.Object(
       {
         type: Type.Literal('comment'),
-        parent: Type.String({ pattern: '^t[13]_[a-z0-9]{1,16}$', description: 'The t3_ post or t1_ comment replied to' }),
+        parent: Type.String({
+          pattern: '^t[13]_[a-z0-9]{1,16}$',
+          'x-rule': 'must be the id of a post (t3_…) or a comment (t1_…): 1–16 lowercase letters or digits after the prefix',
+          description: 'The t3_ post or t1_ comment replied to',
+        }),
         body: markdown,
         allow_duplicate: allowDuplicate,
       },
@@ -28,7 +36,7 @@ export const publishBodySchema = oneOf(
       {
         type: Type.Literal('post'),
         subreddit: subredditSchema('r/<name> to post in'),
-        title: Type.String({ minLength: 1, maxLength: 300, pattern: NOT_BLANK, description: '1–300 characters, not blank' }),
+        title: Type.String({ minLength: 1, maxLength: 300, ...NOT_BLANK, description: '1–300 characters, not blank' }),
         body: markdown,
         allow_duplicate: allowDuplicate,
       },
@@ -66,7 +74,7 @@ export const publicationSchema = Type.Object(
 );
 
 export const publishHeadersSchema = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
+  'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, 'x-rule': IDEMPOTENCY_KEY_RULE })),
 });
 
 export const publicationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -1,7 +1,7 @@
 import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
 import { buildKeywordIndex, matchedText } from '../../shared/matching/keywords.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
-import { validationError } from '../../shared/errors.ts';
+import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
 
 export interface ScrapeRequest {
   subreddits: string[];
@@ -56,10 +56,10 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
     // Counted in code points, as the schema's pattern counts them.
     const length = [...keyword.trim()].length;
     if (length >= 1 && length <= 100) return [];
-    return [{ path: `/keywords/${index}`, message: 'must be 1 to 100 characters after trimming spaces' }];
+    return [{ path: `/keywords/${index}`, message: `${rules.length(1, 100)} after trimming spaces` }];
   });
   if (problems.length > 0) {
-    throw validationError(`The request body is not valid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    throw invalidFields('The request body', problems);
   }
   return {
     subreddits: foldDuplicates(body.subreddits).map((s) => `r/${s.slice(2)}`),

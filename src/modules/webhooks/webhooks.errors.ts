@@ -1,7 +1,7 @@
 import { AppError, validationError } from '../../shared/errors.ts';
 
 export const webhooksErrors = {
-  invalidUrl: (message: string) => validationError(`webhook_url ${message}.`, [{ path: '/webhook_url', message }]),
+  invalidUrl: (message: string) => validationError(`webhook_url ${message}.`, [{ path: '/webhook_url', message: `webhook_url ${message}` }]),
   notConfigured: () =>
     new AppError({
       code: 'webhooks.not_configured',

@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isHarmlessName, toAppError } from './error-mapper.ts';
+import { toAppError } from './error-mapper.ts';
+import { isHarmlessName } from './validation-messages.ts';
 
 const KEY = `ak_live_${'0f'.repeat(32)}`;
 
@@ -24,19 +25,24 @@ describe('validation problems never repeat a name the caller sent unless it is h
     expect(isHarmlessName(name)).toBe(harmless);
   });
 
-  it('an unknown property deep in the body is reported at its parent, and unknown names in paths become *', () => {
+  it('a name in a path that the schema did not give becomes *, and the worded messages make the detail', () => {
     const error = toAppError(
-      validationError([
-        { keyword: 'boolean', schemaPath: '#/properties/n/additionalProperties', instancePath: `/n/${KEY}`, params: {}, message: 'schema is false' },
-        { keyword: 'additionalProperties', schemaPath: '#/properties/n', instancePath: '/n', params: { additionalProperties: [KEY, 'typo'] }, message: 'x' },
-        { keyword: 'type', schemaPath: '#/patternProperties', instancePath: `/tags/${KEY}/0`, params: {}, message: 'must be string' },
-      ]),
+      validationError([{ keyword: 'type', schemaPath: '#/patternProperties', instancePath: `/tags/${KEY}/0`, params: {}, message: 'tags.*[0] must be a string' }]),
     );
-    expect(error.extra.errors).toEqual([
-      { path: '/n', message: 'has an unknown property' },
-      { path: '/n', message: 'has an unknown property "typo"' },
-      { path: '/tags/*/0', message: 'must be string' },
-    ]);
+    expect(error.extra.errors).toEqual([{ path: '/tags/*/0', message: 'tags.*[0] must be a string' }]);
+    expect(error.message).toBe('The request body is not valid: tags.*[0] must be a string.');
     expect(error.message).not.toContain(KEY);
+  });
+});
+
+describe('a client that hangs up is not the database', () => {
+  it('a request body cut off by the client is request.aborted', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) as unknown as FastifyError;
+    expect(toAppError(aborted).code).toBe('request.aborted');
+  });
+
+  it('a connection reset under a query is still the database being unreachable', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) as unknown as FastifyError;
+    expect(toAppError(reset).code).toBe('unavailable');
   });
 });

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.pool.ts';
 import { AppError, isAppError } from '../errors.ts';
+import { isHarmlessName } from './validation-messages.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -47,18 +48,6 @@ export const problemBody = (error: AppError): Problem => ({
   ...error.extra,
 });
 
-/**
- * A property name the caller sent may itself be a secret (a key pasted as a field or a query name),
- * so a name is repeated only when it is short, identifier-like and does not look like a token.
- */
-export function isHarmlessName(name: string): boolean {
-  return (
-    /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) &&
-    !/^(ak|sk|pk|rk|whsec|ghp|gho|github_pat|xox[a-z])_/i.test(name) &&
-    !/[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i.test(name)
-  );
-}
-
 /** A JSON pointer with every segment the schema did not name replaced by `*`. */
 function safePointer(pointer: string): string {
   if (!pointer) return '/';
@@ -68,28 +57,37 @@ function safePointer(pointer: string): string {
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
-/** Validation issues as `{path, message}`, worded without any request text that could hold a secret. */
-function validationErrors(issues: readonly ValidationIssue[]): { path: string; message: string }[] {
-  return issues.flatMap((issue) => {
-    // The validator reports an unknown property twice: at the property ("schema is false") and at its parent.
-    if (issue.keyword === 'boolean' && issue.schemaPath.endsWith('/additionalProperties')) return [];
-    const path = safePointer(issue.instancePath);
-    if (issue.keyword !== 'additionalProperties') return [{ path, message: issue.message ?? 'is not valid' }];
-    const names = (issue.params as { additionalProperties?: unknown }).additionalProperties;
-    return (Array.isArray(names) ? names : [undefined]).map((name) => ({
-      path,
-      message: typeof name === 'string' && isHarmlessName(name) ? `has an unknown property "${name}"` : 'has an unknown property',
-    }));
-  });
-}
+const SUBJECTS: Record<string, string> = {
+  body: 'The request body is',
+  querystring: 'The query string is',
+  params: 'The path is',
+  headers: 'The request headers are',
+};
+
+/**
+ * Validation issues as `{path, message}`. The validator compiler (validator.ts) has worded each one
+ * already, without any request text that could hold a secret; the path is made safe here.
+ */
+const validationErrors = (issues: readonly ValidationIssue[]) =>
+  issues.map((issue) => ({ path: safePointer(issue.instancePath), message: issue.message ?? 'is not valid' }));
+
+/**
+ * Node's error when the client closes the connection before its request body is complete. Its code,
+ * ECONNRESET, is also what a dropped database connection reports ("read ECONNRESET"), so the message
+ * tells the two apart.
+ */
+const isClientAbort = (error: FastifyError) => error.code === 'ECONNRESET' && error.message === 'aborted';
 
 export function toAppError(error: FastifyError): AppError {
   if (isAppError(error)) return error;
+  if (isClientAbort(error)) {
+    return new AppError({ code: 'request.aborted', status: 400, message: 'The client closed the connection before the request body was complete.' });
+  }
   if (error.validation) {
     const errors = validationErrors(error.validation);
-    const where = error.validationContext === 'querystring' ? 'query string' : `request ${error.validationContext ?? 'body'}`;
-    const summary = errors.map((e) => `${e.path} ${e.message}`).join('; ');
-    return new AppError({ code: 'request.invalid', status: 422, message: `The ${where} is not valid: ${summary}.`, extra: { errors } });
+    const summary = errors.map((e) => e.message).join('; ');
+    const subject = SUBJECTS[error.validationContext ?? 'body'] ?? 'The request is';
+    return new AppError({ code: 'request.invalid', status: 422, message: `${subject} not valid: ${summary}.`, extra: { errors } });
   }
   if (isDatabaseUnavailable(error)) {
     return new AppError({
@@ -111,11 +109,20 @@ export function toAppError(error: FastifyError): AppError {
   });
 }
 
+/**
+ * What a failure is logged as: a bug at error, a database out of reach at warn, a client that hung up
+ * mid-request at info (nothing to fix on our side); a refusal not at all, the request line says it.
+ */
+export function logFailure(error: FastifyError | AppError, appError: AppError, request: FastifyRequest) {
+  if (appError.code === 'request.aborted') request.log.info('client aborted: the connection closed before the request body was complete');
+  else if (appError.status === 500) request.log.error({ err: appError.code === 'internal' ? error : appError.cause }, 'unhandled error');
+  else if (appError.code === 'unavailable' && !isAppError(error)) request.log.warn(describeDatabaseError(error), 'database unreachable');
+}
+
 /** The one place where errors become HTTP replies (RFC 9457 problem+json). */
 export function sendProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error as FastifyError);
-  if (appError.status === 500) request.log.error({ err: appError.code === 'internal' ? error : appError.cause }, 'unhandled error');
-  else if (appError.code === 'unavailable' && !isAppError(error)) request.log.warn(describeDatabaseError(error), 'database unreachable');
+  logFailure(error, appError, request);
   return reply
     .code(appError.status)
     .headers(appError.headers)

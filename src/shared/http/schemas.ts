@@ -1,5 +1,5 @@
 import Type, { type Static, type TSchema, type TUnion } from 'typebox';
-import { SUBREDDIT_PATTERN } from './subreddit.ts';
+import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from './subreddit.ts';
 
 export const pageQuerySchema = Type.Object(
   {
@@ -11,7 +11,7 @@ export const pageQuerySchema = Type.Object(
 
 /** A subreddit in a request, `r/<name>`; `description` says what it is for, else the rule. */
 export const subredditSchema = (description = 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _') =>
-  Type.String({ pattern: SUBREDDIT_PATTERN, description });
+  Type.String({ pattern: SUBREDDIT_PATTERN, 'x-rule': SUBREDDIT_RULE, description });
 
 /**
  * Text the server trims before it uses it: `max` raw characters, and `min`–`trimmedMax` once trimmed,
@@ -23,15 +23,16 @@ export const trimmedText = (options: { max: number; trimmedMax: number; descript
     minLength: 1,
     maxLength: options.max,
     pattern: `^\\s*\\S(?:[\\s\\S]{0,${options.trimmedMax - 2}}\\S)?\\s*$`,
+    'x-rule': `is 1 to ${options.trimmedMax} characters long after trimming spaces`,
     description: options.description,
   });
 
-/** Text that must hold something besides white space. */
-export const NOT_BLANK = '\\S';
+/** Text that must hold something besides white space (spread into a string schema). */
+export const NOT_BLANK = { pattern: '\\S', 'x-rule': 'must not be blank' };
 
 /** A receiver's URL: absolute, http(s); where it may point is checked when it is used (webhooks.urls.ts). */
 export const webhookUrlSchema = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 2000, format: 'uri', pattern: '^https?://', description });
+  Type.String({ minLength: 1, maxLength: 2000, format: 'uri', pattern: '^https?://', 'x-rule': 'must be an https URL', description });
 
 /**
  * Exactly one of the branches: what OpenAPI calls `oneOf`. TypeBox writes its unions as `anyOf`,

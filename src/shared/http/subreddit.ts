@@ -4,3 +4,6 @@
  * typebox (the monitors' own, which the operator CLI loads) hold names to the same rule.
  */
 export const SUBREDDIT_PATTERN = '^r/[A-Za-z0-9][A-Za-z0-9_]{1,20}$';
+
+/** The pattern in words, as it completes "<field> …" (the schemas' `x-rule`, the monitors' own check). */
+export const SUBREDDIT_RULE = 'must be r/name: 2–21 letters, digits or _, not starting with _';

@@ -1,32 +1,49 @@
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
+import { explainErrors, type Issue, type RawError, type Schema } from './validation-issues.ts';
+import { fieldName, got, RULE_KEYWORD, rules, type RequestPart } from './validation-messages.ts';
 
 const DIGITS = /^[0-9]+$/;
 
-/** The names of a schema's integer properties (query strings and paths are flat objects). */
-function integerProperties(schema: TSchema): string[] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  return Object.entries(properties).flatMap(([name, property]) => (property.type === 'integer' ? [name] : []));
+/** The integer properties of a schema (query strings and paths are flat objects). */
+function integerProperties(schema: TSchema): [string, Schema][] {
+  const properties = (schema as { properties?: Record<string, Schema> }).properties ?? {};
+  return Object.entries(properties).filter(([, property]) => property.type === 'integer');
+}
+
+/** Every `pattern` in a schema must say in words what it wants: messages show that, never the expression. */
+function requireRules(schema: unknown, where: string): void {
+  if (schema === null || typeof schema !== 'object') return;
+  const node = schema as Schema;
+  if (typeof node.pattern === 'string' && typeof node[RULE_KEYWORD] !== 'string') {
+    throw new Error(`${where}: the schema with pattern ${node.pattern} has no '${RULE_KEYWORD}' wording it for people`);
+  }
+  for (const child of Object.values(node)) requireRules(child, where);
 }
 
 /**
- * TypeBox's compiler, stricter where a value arrives as text. It converts a query string or path value
- * with Number(), which reads `1e1`, ` 5`, `5.0`, `+5` and `0x5` as integers; an integer here is written
- * in digits only, as its schema says, and anything else is a 422 naming the parameter. Bodies are JSON
- * and keep their types.
+ * TypeBox's compiler, with its errors worded for people (validation-issues.ts) and stricter where a
+ * value arrives as text: it converts a query string or path value with Number(), which reads `1e1`,
+ * ` 5`, `5.0`, `+5` and `0x5` as integers; an integer here is written in digits only, as its schema
+ * says, and anything else is a 422 naming the parameter. Bodies are JSON and keep their types.
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
+  requireRules(route.schema, `${route.method} ${route.url} ${route.httpPart}`);
   const validate = TypeBoxValidatorCompiler(route);
-  const integers = route.httpPart === 'querystring' || route.httpPart === 'params' ? integerProperties(route.schema) : [];
-  if (integers.length === 0) return validate;
+  const part = (route.httpPart ?? 'body') as RequestPart;
+  const integers = part === 'querystring' || part === 'params' ? integerProperties(route.schema) : [];
   return (value) => {
     const input = value as Record<string, unknown>;
-    const errors: FastifySchemaValidationError[] = integers.flatMap((name) => {
+    const notDigits: Issue[] = integers.flatMap(([name, property]) => {
       const raw = input[name];
       if (typeof raw !== 'string' || DIGITS.test(raw)) return [];
-      return [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}`, params: {}, message: 'must be an integer written in digits' }];
+      const message = `${fieldName(`/${name}`, part)} ${rules.number(property)}, written in digits${got(raw)}`;
+      return [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}`, params: {}, message }];
     });
-    return errors.length > 0 ? { error: errors } : validate(value);
+    if (notDigits.length > 0) return { error: notDigits };
+    const result = validate(value) as { value?: unknown; error?: RawError[] };
+    if (!result.error) return result;
+    return { error: explainErrors(result.error, { schema: route.schema as Schema, part, value }) };
   };
 };

@@ -1,0 +1,179 @@
+import { validationError } from '../errors.ts';
+
+/**
+ * The wording of every validation message: "<field> <rule>", e.g. "limit is a whole number from 1 to
+ * 500". The schema mapping (validation-issues.ts) and the usecases' own checks both word their rules
+ * here, so one rule reads the same wherever it is checked. No schema library is loaded: the monitors'
+ * checks, which the operator CLI runs, use it too.
+ */
+
+/**
+ * The OpenAPI specification extension that words a schema's `pattern` for people, as a rule that
+ * completes "<field> …" (e.g. "must be r/name: …"). The pattern itself is never shown: the validator
+ * compiler refuses a schema whose pattern has none.
+ */
+export const RULE_KEYWORD = 'x-rule';
+
+export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
+
+/** How each part of a request is named in a message, and what one of its members is called. */
+const PARTS: Record<RequestPart, { whole: string; member: string }> = {
+  body: { whole: 'the request body', member: 'field' },
+  querystring: { whole: 'the query string', member: 'query parameter' },
+  params: { whole: 'the path', member: 'path parameter' },
+  headers: { whole: 'the headers', member: 'header' },
+};
+
+export const memberNoun = (part: RequestPart) => PARTS[part].member;
+
+const TOKEN_PREFIX = /^(ak|sk|pk|rk|whsec|ghp|gho|github_pat|xox[a-z])_/i;
+const TOKEN_LIKE = /[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i;
+
+/**
+ * A property name the caller sent may itself be a secret (a key pasted as a field or a query name),
+ * so a name is repeated only when it is short, identifier-like and does not look like a token.
+ */
+export const isHarmlessName = (name: string): boolean =>
+  /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name) && !TOKEN_PREFIX.test(name) && !TOKEN_LIKE.test(name);
+
+/** The same for a value: short, of name characters and `/ . -`, and not like a token. */
+const isHarmlessValue = (value: string): boolean =>
+  /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,39}$/.test(value) && !TOKEN_PREFIX.test(value) && !TOKEN_LIKE.test(value);
+
+/** ` (got "typescript")` for a short harmless text, else nothing: what was sent may be a secret. */
+export const got = (value: unknown): string => (typeof value === 'string' && isHarmlessValue(value) ? ` (got "${value}")` : '');
+
+/** ` (got a string)`: only the JSON type of what was sent, which is never a secret. */
+export const gotType = (value: unknown): string => ` (got ${typeName(jsonType(value))})`;
+
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  null: 'null',
+};
+export const typeName = (type: string) => TYPE_NAMES[type] ?? type;
+
+const capitalized = (header: string) => header.replace(/(^|-)([a-z])/g, (_all, dash: string, letter: string) => dash + letter.toUpperCase());
+
+/**
+ * A JSON pointer as a field name: `/subreddits/0` is "subreddits[0]", `/a/b` is "a.b", a header is
+ * "the Idempotency-Key header", the root is the part itself. A name the schema did not give (the
+ * caller's own, which may be a secret) becomes `*`.
+ */
+export function fieldName(pointer: string, part: RequestPart = 'body'): string {
+  const segments = pointer.split('/').slice(1).map((raw) => raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (segments.length === 0) return PARTS[part].whole;
+  if (part === 'headers') return `the ${capitalized(segments[0]!)} header`;
+  return segments
+    .map((segment, index) => {
+      if (/^\d{1,9}$/.test(segment)) return `[${segment}]`;
+      const name = isHarmlessName(segment) ? segment : '*';
+      return index === 0 ? name : `.${name}`;
+    })
+    .join('');
+}
+
+/** How a value reads in a message: strings bare (they are the schema's own), the rest as JSON. */
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** "1 to 20 items", "at least 1 item", "at most 2000 characters", "exactly 3 items". */
+function amount(min: number | undefined, max: number | undefined, unit: string): string {
+  const of = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${of(max)}` : `${min} to ${of(max)}`;
+  if (min !== undefined) return `at least ${of(min)}`;
+  return max === undefined ? `any number of ${unit}s` : `at most ${of(max)}`;
+}
+
+interface Bounds {
+  type?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+}
+
+const FORMATS: Record<string, string> = {
+  uri: 'must be an absolute URL',
+  url: 'must be an absolute URL',
+  'date-time': 'must be a date and time like 2025-01-31T12:00:00Z',
+  date: 'must be a date like 2025-01-31',
+  time: 'must be a time like 12:00:00Z',
+  email: 'must be an email address',
+  uuid: 'must be a UUID',
+};
+
+/** Rules as they complete "<field> …". */
+export const rules = {
+  required: 'is required',
+  boolean: 'must be true or false',
+  unique: 'must list each value only once',
+  oneOf: (values: readonly unknown[]) => (values.length === 1 ? `must be ${shown(values[0])}` : `must be one of ${values.map(shown).join(', ')}`),
+  /** "a string or an array": the JSON types a value may have. */
+  types: (types: readonly string[]) => `must be ${[...new Set(types)].map(typeName).join(' or ')}`,
+  length: (min?: number, max?: number) => `is ${amount(min, max, 'character')} long`,
+  /** A string, and its length when the schema bounds it: for a value of the wrong type. */
+  text: (min?: number, max?: number) => (min === undefined && max === undefined ? 'must be a string' : `must be a string of ${amount(min, max, 'character')}`),
+  items: (min?: number, max?: number) => `holds ${amount(min, max, 'item')}`,
+  fields: (min?: number, max?: number) => `has ${amount(min, max, 'field')}`,
+  format: (format: string) => FORMATS[format] ?? `must be in the ${format} format`,
+  multipleOf: (step: number) => `must be a multiple of ${step}`,
+  /** "is a whole number from 1 to 500", "is a number greater than 0", "must be a whole number". */
+  number(bounds: Bounds): string {
+    const whole = bounds.type === 'integer';
+    // For whole numbers an exclusive bound is the inclusive one next to it.
+    const min = bounds.minimum ?? (whole && bounds.exclusiveMinimum !== undefined ? bounds.exclusiveMinimum + 1 : undefined);
+    const max = bounds.maximum ?? (whole && bounds.exclusiveMaximum !== undefined ? bounds.exclusiveMaximum - 1 : undefined);
+    const kind = whole ? 'a whole number' : 'a number';
+    const parts = [
+      min !== undefined && max !== undefined ? `from ${min} to ${max}` : undefined,
+      min !== undefined && max === undefined ? `of at least ${min}` : undefined,
+      max !== undefined && min === undefined ? `of at most ${max}` : undefined,
+      !whole && bounds.exclusiveMinimum !== undefined && min === undefined ? `greater than ${bounds.exclusiveMinimum}` : undefined,
+      !whole && bounds.exclusiveMaximum !== undefined && max === undefined ? `less than ${bounds.exclusiveMaximum}` : undefined,
+    ].filter(Boolean);
+    return parts.length === 0 ? `must be ${kind}` : `is ${kind} ${parts.join(' and ')}`;
+  },
+};
+
+/** Edit distance (Levenshtein), for "did you mean": field names are short, so the plain table will do. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The known name closest to a misspelt one: a third of its letters wrong at most, or one starts the other. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  const typed = name.toLowerCase();
+  const scored = known.map((candidate) => ({ candidate, score: distance(typed, candidate.toLowerCase()) }));
+  const best = scored.sort((a, b) => a.score - b.score)[0];
+  if (best && best.score <= Math.max(1, Math.floor(typed.length / 3))) return best.candidate;
+  if (typed.length < 4) return undefined;
+  return known.find((candidate) => candidate.toLowerCase().startsWith(typed) || typed.startsWith(candidate.toLowerCase()));
+}
+
+/**
+ * The 422 a usecase throws for the checks a schema cannot make (text after trimming, rules between
+ * fields): each problem is a rule at a path, worded "<field> <rule>" like the schema's own.
+ */
+export function invalidFields(subject: string, problems: { path: string; message: string }[]) {
+  const errors = problems.map(({ path, message }) => ({ path, message: `${fieldName(path)} ${message}` }));
+  return validationError(`${subject} is not valid: ${errors.map((e) => e.message).join('; ')}.`, errors);
+}
