@@ -106,7 +106,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
     ['a reply without post_id', { type: 'reply', instructions: 'x' }, '/post_id'],
     ['a post without subreddit', { type: 'post', instructions: 'x' }, '/subreddit'],
     ['instructions over 2,000 characters', { type: 'post', subreddit: 'r/node', instructions: 'x'.repeat(2001) }, '/instructions'],
-    ['an unknown field', { type: 'post', subreddit: 'r/node', instructions: 'x', temperature: 2 }, '/'],
+    ['an unknown field', { type: 'post', subreddit: 'r/node', instructions: 'x', temperature: 2 }, '/temperature'],
   ])('422 for %s, before credits (an account at zero gets 422, not 402)', async (_name, body, path) => {
     const { token } = await app.accountWithKey(0);
     const response = await generate(token, body);

@@ -131,7 +131,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
   });
 
   it.each([
-    ['an unknown field', { color: 'red' }, '/', /^unknown field `color`; known fields: name, subreddits, /],
+    ['an unknown field', { color: 'red' }, '/color', /^unknown field `color`; known fields: name, subreddits, /],
     ['no keywords', { keywords: [] }, '/keywords', /^keywords holds 1 to 50 items$/],
     ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces$/],
     ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],

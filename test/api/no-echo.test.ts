@@ -84,7 +84,7 @@ describe.each(engines)('answers never repeat request text that could hold a secr
   it('a 422 for a short, harmless unknown property names it, so the caller can fix the typo', async () => {
     const answer = await call('POST', '/api/v1/scrape', { body: { subreddits: ['r/node'], keywords: ['a'], subredit: 'x' } });
     expect(answer.status).toBe(422);
-    expect(answer.json().errors).toEqual([{ path: '/', message: 'unknown field `subredit` (did you mean `subreddits`?)' }]);
+    expect(answer.json().errors).toEqual([{ path: '/subredit', message: 'unknown field `subredit` (did you mean `subreddits`?)' }]);
   });
 
   it('a key-like name that fits the identifier pattern is not named either', async () => {

@@ -49,8 +49,8 @@ describe.each(engines)('request validation comes after the key and before credit
   });
 
   it.each([
-    ['subreddits missing', { keywords: ['a'] }, '/'],
-    ['keywords missing', { subreddits: ['r/node'] }, '/'],
+    ['subreddits missing', { keywords: ['a'] }, '/subreddits'],
+    ['keywords missing', { subreddits: ['r/node'] }, '/keywords'],
     ['a subreddit without r/', { subreddits: ['node'], keywords: ['a'] }, '/subreddits/0'],
     ['a subreddit of one character', { subreddits: ['r/a'], keywords: ['a'] }, '/subreddits/0'],
     ['a subreddit of 22 characters', { subreddits: [`r/${'a'.repeat(22)}`], keywords: ['a'] }, '/subreddits/0'],
@@ -61,7 +61,7 @@ describe.each(engines)('request validation comes after the key and before credit
     ['a blank keyword', { subreddits: ['r/node'], keywords: ['   '] }, '/keywords/0'],
     ['a keyword of 101 characters', { subreddits: ['r/node'], keywords: ['k'.repeat(101)] }, '/keywords/0'],
     ['21 keywords', { subreddits: ['r/node'], keywords: Array.from({ length: 21 }, (_, i) => `k${i}`) }, '/keywords'],
-    ['an unknown field', { subreddits: ['r/node'], keywords: ['a'], subredit: 'typo' }, '/'],
+    ['an unknown field', { subreddits: ['r/node'], keywords: ['a'], subredit: 'typo' }, '/subredit'],
     ['sort of an unknown kind', { subreddits: ['r/node'], keywords: ['a'], sort: 'hot' }, '/sort'],
     ['a limit over 500', { subreddits: ['r/node'], keywords: ['a'], limit: 501 }, '/limit'],
     ['a limit given as a string', { subreddits: ['r/node'], keywords: ['a'], limit: '5' }, '/limit'],
@@ -87,7 +87,7 @@ describe.each(engines)('request validation comes after the key and before credit
     [
       'subreddit for subreddits',
       { subreddits: ['r/node'], keywords: ['a'], subreddit: 'r/deno' },
-      { path: '/', message: 'unknown field `subreddit` (did you mean `subreddits`?)' },
+      { path: '/subreddit', message: 'unknown field `subreddit` (did you mean `subreddits`?)' },
     ],
   ])('%s is one message that says what to send instead', async (_label, body, error) => {
     const problem = await expectProblem(await scrape(body), 422);

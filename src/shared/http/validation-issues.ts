@@ -126,8 +126,10 @@ function explainOne(error: RawError, context: Context, qualifier: string): Issue
     case 'boolean':
       return error.schemaPath.endsWith('/additionalProperties') ? [] : issue(`${field} is not allowed`);
     case 'required':
+      // Pointed at the missing member itself (RFC 6901 points at absent members too), as clients expect.
       return ((error.params.requiredProperties as string[] | undefined) ?? []).map((name) => ({
         ...error,
+        instancePath: `${error.instancePath}/${name}`,
         message: `${fieldName(`${error.instancePath}/${name}`, context.part)} ${rules.required}${qualifier}`,
       }));
     case 'additionalProperties':
@@ -177,7 +179,7 @@ function unknownMembers(error: RawError, schema: Schema, context: Context, quali
     }
     const suggestion = closestName(name, known);
     const hint = suggestion ? ` (did you mean \`${suggestion}\`?)` : list;
-    return { ...error, message: `unknown ${noun} \`${name}\`${where}${qualifier}${hint}` };
+    return { ...error, instancePath: `${error.instancePath}/${name}`, message: `unknown ${noun} \`${name}\`${where}${qualifier}${hint}` };
   });
 }
 
@@ -219,12 +221,15 @@ function explainUnion(union: RawError, inner: RawError[], context: Context, qual
   if (tag !== undefined && isObject(value)) {
     const tagField = fieldName(`${union.instancePath}/${tag}`, context.part);
     const tags = others.map((branch) => tagOf(branch, tag)).filter((one) => one !== undefined);
-    if (value[tag] === undefined) return issue(`${tagField} ${rules.required} (it ${rules.oneOf(tags)})`);
+    if (value[tag] === undefined) return [{ ...union, instancePath: `${union.instancePath}/${tag}`, message: `${tagField} ${rules.required} (it ${rules.oneOf(tags)})` }];
     const chosen = branches.findIndex((branch) => tagOf(branch, tag) === value[tag]);
-    if (chosen === -1) return issue(`${tagField} ${rules.oneOf(tags)}${got(value[tag])}`);
+    if (chosen === -1) return [{ ...union, instancePath: `${union.instancePath}/${tag}`, message: `${tagField} ${rules.oneOf(tags)}${got(value[tag])}` }];
     const issues = explain(errorsOf(chosen), context, ` for ${tag} ${String(value[tag])}`);
     return issues.length > 0 ? issues : issue(`${field} is not valid for ${tag} ${String(value[tag])}`);
   }
+
+  const partial = partialTagOf(others);
+  if (partial !== undefined && isObject(value)) return explainPartlyTagged(partial, { union, branches, value, context, errorsOf, issue });
 
   const containers = new Set(['object', 'array']);
   if (others.length === 1 && !containers.has(String(others[0]!.type))) {
@@ -234,6 +239,41 @@ function explainUnion(union: RawError, inner: RawError[], context: Context, qual
   const explained = fitting.length === 1 ? explain(errorsOf(fitting[0]!), context, qualifier) : [];
   if (explained.length > 0) return explained;
   return issue(`${field} ${rules.types(others.map((branch) => String(branch.type ?? 'value')))}${orNull}${gotType(value)}`);
+}
+
+/** A property that some object branches fix and the others leave out (a draft to publish has no `type`). */
+function partialTagOf(branches: Schema[]): string | undefined {
+  if (branches.length < 2 || branches.some((branch) => branch.type !== 'object')) return undefined;
+  const names = new Set(branches.flatMap((branch) => Object.keys((branch.properties as Schema | undefined) ?? {})));
+  return [...names].find((name) => branches.some((branch) => tagOf(branch, name) !== undefined) && branches.some((branch) => !hasProperty(branch, name)));
+}
+
+const hasProperty = (branch: Schema, name: string) => name in ((branch.properties as Schema | undefined) ?? {});
+
+/**
+ * A union where the tag chooses among the tagged branches and its absence chooses the untagged one:
+ * the branch so chosen is the one meant, and only its errors are reported.
+ */
+function explainPartlyTagged(
+  tag: string,
+  union: { union: RawError; branches: Schema[]; value: Record<string, unknown>; context: Context; errorsOf: (index: number) => RawError[]; issue: (message: string) => Issue[] },
+): Issue[] {
+  const { branches, value, context, errorsOf, issue } = union;
+  const tagField = fieldName(`${union.union.instancePath}/${tag}`, context.part);
+  const tags = branches.map((branch) => tagOf(branch, tag)).filter((one) => one !== undefined);
+  const untagged = branches.findIndex((branch) => !hasProperty(branch, tag));
+  if (value[tag] !== undefined) {
+    const chosen = branches.findIndex((branch) => tagOf(branch, tag) === value[tag]);
+    if (chosen === -1) return [{ ...union.union, instancePath: `${union.union.instancePath}/${tag}`, message: `${tagField} ${rules.oneOf(tags)}${got(value[tag])}` }];
+    return explain(errorsOf(chosen), context, ` for ${tag} ${String(value[tag])}`);
+  }
+  const required = ((branches[untagged]!.required as string[] | undefined) ?? []).filter((name) => name !== tag);
+  // Nothing of the untagged shape either: say both ways of writing the body.
+  if (!required.some((name) => name in value)) {
+    const instead = required.map((name) => fieldName(`${union.union.instancePath}/${name}`, context.part)).join(' and ');
+    return [{ ...union.union, instancePath: `${union.union.instancePath}/${tag}`, message: `${tagField} ${rules.required} (it ${rules.oneOf(tags)}), unless the body gives ${instead}` }];
+  }
+  return explain(errorsOf(untagged), context, ` with ${required.join(' and ')}`);
 }
 
 /**

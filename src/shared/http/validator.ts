@@ -1,10 +1,16 @@
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
+import { Settings } from 'typebox/system';
 import { explainErrors, type Issue, type RawError, type Schema } from './validation-issues.ts';
 import { fieldName, got, RULE_KEYWORD, rules, type RequestPart } from './validation-messages.ts';
 
 const DIGITS = /^[0-9]+$/;
+
+// TypeBox stops collecting a value's errors at 8 by default. A union reports every branch's errors
+// before its own, so the branch the caller meant (publish has three) could be cut off; 64 still caps
+// what a hostile body can make the validator buffer.
+Settings.Set({ maxErrors: 64 });
 
 /** The integer properties of a schema (query strings and paths are flat objects). */
 function integerProperties(schema: TSchema): [string, Schema][] {
