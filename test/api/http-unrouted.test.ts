@@ -1,9 +1,8 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/app/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { serverWithLogs, type LogLine } from '../support/logged-server.ts';
 import { rawRequest, type RawResponse } from '../support/raw-http.ts';
 
 /** Methods Node's parser reads that no route here serves; QUERY is the one Fastify gives a body rule of its own. */
@@ -16,29 +15,16 @@ const BODIES = [
   ['a JSON body', 'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'],
 ] as const;
 
-interface LogLine {
-  level: number;
-  msg: string;
-  reqId?: string;
-  [field: string]: unknown;
-}
-
 describe.each(engines)('requests the routes never see are answered, never with a 500 (%s)', (engine) => {
   let app: TestApp;
   let url: string;
-  const lines: LogLine[] = [];
+  let lines: LogLine[];
 
   beforeAll(async () => {
     app = await startTestApp(engine, { env: { LOG_LEVEL: 'info' } });
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const server = await buildServer(app.services, { logStream: stream });
-    url = await server.listen({ port: 0, host: '127.0.0.1' });
-    afterAll(() => server.close());
+    const logged = await serverWithLogs(app);
+    ({ url, lines } = logged);
+    afterAll(() => logged.close());
   });
   afterAll(() => app.close());
 

@@ -3,7 +3,7 @@ import type { Config } from '../../shared/config/config.ts';
 import { declareHeaders } from './openapi.headers.ts';
 import { addExamples } from './openapi.examples.ts';
 import { webhookSchemas, webhooksSection } from './openapi.webhooks.ts';
-import { headOperations, nameSchemas, operationsOf } from './openapi.passes.ts';
+import { describeSuccesses, headOperations, nameSchemas, operationsOf } from './openapi.passes.ts';
 
 type Json = Record<string, any>;
 
@@ -57,6 +57,7 @@ export function openapiOptions(config: Config): SwaggerOptions {
 /** Everything the route schemas cannot say in OpenAPI's own terms, added in one pass after another. */
 function finish(doc: Json): Json {
   nameSchemas(doc);
+  describeSuccesses(doc);
   addExamples(doc);
   headOperations(doc);
   declareHeaders(doc);

@@ -3,6 +3,8 @@
  * the routes stay the one source (their schemas validate requests and shape answers), and these passes
  * only add what a route schema cannot say in OpenAPI's terms.
  */
+import { STATUS_CODES } from 'node:http';
+
 type Json = Record<string, any>;
 type Operation = Json & { operationId?: string; responses: Record<string, Json> };
 
@@ -34,6 +36,17 @@ export function nameSchemas(doc: Json): void {
     return { $ref: `#/components/schemas/${node.title}`, ...(description === undefined ? {} : { description }) };
   };
   doc.paths = visit(doc.paths);
+}
+
+/** A success answer @fastify/swagger calls "Default Response" says what it is: "OK: the Scrape". */
+export function describeSuccesses(doc: Json): void {
+  for (const [, , op] of operationsOf(doc)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (response.description !== 'Default Response') continue;
+      const ref: string | undefined = response.content?.['application/json']?.schema?.$ref;
+      response.description = `${STATUS_CODES[status]}${ref ? `: the ${ref.split('/').pop()}` : ''}`;
+    }
+  }
 }
 
 /** HEAD is answered wherever GET is, with the same statuses and headers and no body. */
