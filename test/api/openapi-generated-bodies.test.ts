@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/app/server.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
-import { mutations, type Mutation, type Rule } from '../support/schema-mutations.ts';
+import { mutations, type Rule } from '../support/schema-mutations.ts';
 
 /*
  * Request bodies generated from the served document, 200 valid and 200 invalid per operation that takes
@@ -17,26 +17,23 @@ import { mutations, type Mutation, type Rule } from '../support/schema-mutations
  * exist, a 422 publish.rejected from Reddit) counts as not refused: the schema let it through.
  */
 
-const SEED = 23_0505;
+const SEED = 230_505;
 const PER_OPERATION = 200;
 /** Monitors are created by the hundred here; the per-account limits are not what this test is about. */
 const LIMITS = { MONITOR_MAX_PER_ACCOUNT: '1000000', MONITOR_MAX_SUBREDDITS_PER_ACCOUNT: '1000000' };
-/**
- * 422s with codes of their own that a valid body may get: checks the schema cannot say. Each names a
- * state of the account, not a flaw in the body; with the limits above neither should happen.
- */
+/** 422s with codes of their own that a valid body may get: checks the schema cannot say, about the account or Reddit. */
 const OTHER_422_CODES = [
-  'monitors.limit_reached', // the account already has as many monitors as the server allows
-  'monitors.too_many_subreddits', // all its monitors together would watch more subreddits than allowed
-  'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent that does not exist there
+  'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
+  'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
+  'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
 ];
 
-/**
- * The webhook URLs sent: the document's format (uri, ^https?://) says less than the server checks. It
- * also wants https (http only for a loopback receiver, with ALLOW_HTTP_WEBHOOKS), no credentials in the
- * URL, and a host resolving to a public address, refused as request.invalid otherwise. So the URLs are
- * https ones without user info, to public IP literals or to names the test's resolver answers with a
- * public address: nothing is looked up and, with no worker running, nothing is ever sent.
+/*
+ * The webhook URLs sent. The document's format (uri, ^https?://) says less than the server checks: it
+ * also wants https (http only for a loopback receiver, with ALLOW_HTTP_WEBHOOKS), no credentials in
+ * the URL, and a host that resolves to public addresses only, and refuses the rest as request.invalid.
+ * So these are https URLs without user info, to public IP literals or to names the test's resolver
+ * answers with a public address: nothing is looked up and, with no worker running, nothing is sent.
  */
 const PUBLIC_ADDRESS = '93.184.216.34';
 const webhookUrls = fc.oneof(
@@ -44,18 +41,42 @@ const webhookUrls = fc.oneof(
   fc.tuple(fc.constantFrom(PUBLIC_ADDRESS, '[2606:2800:21f:cb07:6820:80da:af6b:8b2c]'), fc.webPath()).map(([host, path]) => `https://${host}${path}`),
 );
 
-/** The operations that take a body, and how to call them: a monitor to change, scrapes answered at once. */
 const OPERATIONS = ['POST /api/v1/scrape', 'POST /api/v1/generate', 'POST /api/v1/publish', 'POST /api/v1/monitors', 'PATCH /api/v1/monitors/{id}'];
 
 type Document = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: Components };
+type Broken = { rule: Rule; path: string; body: unknown };
 type Outcome = { status: number; code: string | null };
-type Tally = { generated: number; refused: number; statuses: Record<string, number> };
 
-const tally = (): Tally => ({ generated: 0, refused: 0, statuses: {} });
 const refusedByValidation = (outcome: Outcome) => outcome.status === 422 && outcome.code === 'request.invalid';
+/** Within the server's body limit: a larger body is answered 413 before any validation. */
 const fits = (body: unknown) => Buffer.byteLength(JSON.stringify(body)) <= BODY_LIMIT;
+/** n split as evenly as can be over `parts` (the first ones get the remainder). */
+const spread = (n: number, parts: number) => Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
+const count = (keys: string[]) => keys.reduce<Record<string, number>>((counts, key) => ({ ...counts, [key]: (counts[key] ?? 0) + 1 }), {});
 
-/** `tasks` run `width` at a time, in order of start. */
+/**
+ * `count` valid bodies of `schema` and as many invalid ones: each another valid body with one rule
+ * broken, the rules that body offers taken in turn, the place and the way picked by the seed.
+ */
+function bodiesOf(schema: Schema, components: Components, number: number, seed: number): { valid: unknown[]; invalid: Broken[] } {
+  const bodies = schemaArbitrary(schema, components, { formats: { uri: webhookUrls } }).filter(fits);
+  const valid = fc.sample(bodies, { seed, numRuns: number });
+  const invalid = fc.sample(fc.tuple(bodies, fc.nat()), { seed: seed + 50, numRuns: number }).map(([body, choice], index) => {
+    const all = mutations(body, schema, components);
+    const rules = [...new Set(all.map((m) => m.rule))].sort();
+    const ofRule = all.filter((m) => m.rule === rules[index % rules.length]);
+    // From the chosen one on, the first that stays within the body limit.
+    for (let i = 0; i < ofRule.length; i++) {
+      const { rule, path, apply } = ofRule[(choice + i) % ofRule.length]!;
+      const broken = apply();
+      if (fits(broken)) return { rule, path, body: broken };
+    }
+    throw new Error(`no ${ofRule[0]!.rule} mutation of ${JSON.stringify(body).slice(0, 200)} fits in ${BODY_LIMIT} bytes`);
+  });
+  return { valid, invalid };
+}
+
+/** `tasks` run `width` at a time. */
 async function pooled<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
@@ -68,9 +89,6 @@ async function pooled<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[
   await Promise.all(Array.from({ length: width }, lane));
   return results;
 }
-
-/** n split as evenly as can be over `parts` (the first ones get the remainder). */
-const spread = (n: number, parts: number) => Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
 
 describe('request bodies generated from the OpenAPI document', () => {
   let app: PublishingApp;
@@ -86,7 +104,7 @@ describe('request bodies generated from the OpenAPI document', () => {
       overrides: () => ({ resolveHost: async () => [{ address: PUBLIC_ADDRESS, family: 4 }] }),
     });
     ({ token } = await app.connectedAccount(100_000_000));
-    // A post draft needs a title line and a body; the fake model's default echo has no body.
+    // A post draft needs a title line and a body; the fake model's default echo is one line.
     app.llm.reply = () => 'Title: A draft\n\nIts body, as the instructions asked.';
     doc = await (await app.api('GET', '/openapi.json')).json();
     ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -102,10 +120,9 @@ describe('request bodies generated from the OpenAPI document', () => {
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
 
   async function send(method: string, path: string, body: unknown): Promise<Outcome> {
-    const url = path.replace('{id}', monitorId);
-    // A scrape answers 202 at once and is left queued: no worker runs it.
+    // PATCH changes the one monitor made above; a scrape answers 202 at once and stays queued (no worker).
     const headers: Record<string, string> = path.endsWith('/scrape') ? { prefer: 'respond-async' } : {};
-    const response = await app.api(method, url, { token, body: JSON.stringify(body), headers });
+    const response = await app.api(method, path.replace('{id}', monitorId), { token, body: JSON.stringify(body), headers });
     const problem = response.headers.get('content-type')?.startsWith('application/problem+json') ? await response.json() : (await response.arrayBuffer(), null);
     return { status: response.status, code: (problem as { code?: string } | null)?.code ?? null };
   }
@@ -125,62 +142,34 @@ describe('request bodies generated from the OpenAPI document', () => {
     const validate = validatorFor(schema);
     const branches = deref(schema, doc.components).oneOf ?? [schema];
     const seed = SEED + OPERATIONS.indexOf(operation) * 100;
+    const generated = spread(PER_OPERATION, branches.length).map((number, branch) => bodiesOf(branches[branch]!, doc.components, number, seed + branch));
+    const valid = generated.flatMap((g) => g.valid);
+    const invalid = generated.flatMap((g) => g.invalid);
 
-    const valid: unknown[] = [];
-    const invalid: Mutation[] = [];
-    spread(PER_OPERATION, branches.length).forEach((count, branch) => {
-      const bodies = schemaArbitrary(branches[branch]!, doc.components, { formats: { uri: webhookUrls } }).filter(fits);
-      valid.push(...fc.sample(bodies, { seed: seed + branch, numRuns: count }));
-      // Each invalid body: another valid one with one rule broken, the rules taken in turn.
-      const picks = fc.sample(fc.tuple(bodies, fc.nat()), { seed: seed + 50 + branch, numRuns: count });
-      picks.forEach(([body, choice], index) => {
-        const all = mutations(body, branches[branch]!, doc.components).filter((m) => fits(m.body));
-        const rules = [...new Set(all.map((m) => m.rule))].sort();
-        const rule = rules[index % rules.length];
-        const ofRule = all.filter((m) => m.rule === rule);
-        invalid.push(ofRule[choice % ofRule.length]!);
-      });
-    });
-
-    // The document's verdict: every generated body is what the generator meant, and each broken one names its rule.
+    // The document's verdict: every valid body is valid by it, and every broken one breaks the rule meant, where meant.
     expect(valid.filter((body) => !validate(body))).toEqual([]);
-    const unbroken = invalid.filter(({ rule, path: at, body }) => {
-      if (validate(body)) return true;
-      return !validate.errors!.some((error) => error.keyword === rule && error.instancePath === at);
-    });
-    expect(unbroken).toEqual([]);
+    const notBroken = invalid.filter(({ rule, path: at, body }) => validate(body) || !validate.errors!.some((e) => e.keyword === rule && e.instancePath === at));
+    expect(notBroken).toEqual([]);
 
-    const validOutcomes = await pooled(valid.map((body) => () => send(method, path, body)), 4);
-    const invalidOutcomes = await pooled(invalid.map(({ body }) => () => send(method, path, body)), 4);
+    const [validOutcomes, invalidOutcomes] = await Promise.all([
+      pooled(valid.map((body) => () => send(method, path, body)), 4),
+      pooled(invalid.map(({ body }) => () => send(method, path, body)), 4),
+    ]);
 
-    const validTally = tally();
-    validOutcomes.forEach((outcome) => {
-      validTally.generated++;
-      if (refusedByValidation(outcome)) validTally.refused++;
-      const key = `${outcome.status}${outcome.code ? ` ${outcome.code}` : ''}`;
-      validTally.statuses[key] = (validTally.statuses[key] ?? 0) + 1;
-    });
-    const invalidTally = tally();
-    const byRule: Partial<Record<Rule, string>> = {};
-    invalid.forEach(({ rule }, index) => {
-      const outcome = invalidOutcomes[index]!;
-      invalidTally.generated++;
-      if (refusedByValidation(outcome)) invalidTally.refused++;
-      const [refused, total] = (byRule[rule] ?? '0/0').split('/').map(Number) as [number, number];
-      byRule[rule] = `${refused + (refusedByValidation(outcome) ? 1 : 0)}/${total + 1}`;
-    });
+    const refusedValid = validOutcomes.filter(refusedByValidation).length;
+    const refusedInvalid = invalidOutcomes.filter(refusedByValidation).length;
+    const byRule = count(invalid.map(({ rule }, i) => `${rule}${refusedByValidation(invalidOutcomes[i]!) ? '' : ' NOT refused'}`));
     console.log(
       `${operation} (seed ${seed}, ${branches.length} shape${branches.length > 1 ? 's' : ''})\n` +
-        `  valid:   ${validTally.generated} generated, ${validTally.generated - validTally.refused} accepted, ${validTally.refused} refused; answers ${JSON.stringify(validTally.statuses)}\n` +
-        `  invalid: ${invalidTally.generated} generated, ${invalidTally.refused} refused, ${invalidTally.generated - invalidTally.refused} accepted; refused/sent by rule ${JSON.stringify(byRule)}`,
+        `  valid:   ${valid.length} generated, ${valid.length - refusedValid} accepted, ${refusedValid} refused; ` +
+        `answers ${JSON.stringify(count(validOutcomes.map((o) => `${o.status}${o.code ? ` ${o.code}` : ''}`)))}\n` +
+        `  invalid: ${invalid.length} generated, ${refusedInvalid} refused, ${invalid.length - refusedInvalid} accepted; by rule ${JSON.stringify(byRule)}`,
     );
 
-    const wronglyRefused = valid.flatMap((body, i) => (refusedByValidation(validOutcomes[i]!) ? [body] : []));
-    const wronglyAccepted = invalid.flatMap((mutation, i) => (refusedByValidation(invalidOutcomes[i]!) ? [] : [{ ...mutation, answer: invalidOutcomes[i] }]));
-    expect(wronglyRefused).toEqual([]);
-    expect(wronglyAccepted).toEqual([]);
-    // No valid body breaks the server (a 502–504 would be about an outside service), and a 422 for a
-    // valid body is one of the known checks beyond the schema.
+    expect(valid.filter((_, i) => refusedByValidation(validOutcomes[i]!))).toEqual([]);
+    expect(invalid.flatMap((broken, i) => (refusedByValidation(invalidOutcomes[i]!) ? [] : [{ ...broken, answer: invalidOutcomes[i] }]))).toEqual([]);
+    // No valid body breaks the server (a 502–504 would be about an outside service), and a 422 for
+    // one is among the known checks beyond the schema.
     expect(validOutcomes.filter((o) => o.status === 500)).toEqual([]);
     expect(validOutcomes.filter((o) => o.status === 422 && !OTHER_422_CODES.includes(o.code ?? ''))).toEqual([]);
   }, 60_000);

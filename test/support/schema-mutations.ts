@@ -16,11 +16,11 @@ export type Rule =
   | 'maxItems'
   | 'uniqueItems';
 
-/** A valid body with one rule broken at `path` (a JSON pointer, as ajv's instancePath). */
+/** One rule broken at `path` (a JSON pointer, as ajv's instancePath); `apply` makes the body, a copy. */
 export interface Mutation {
   rule: Rule;
   path: string;
-  body: unknown;
+  apply(): unknown;
 }
 
 /** Where and how: a value replaced, or (at an object) a member removed or added. */
@@ -123,15 +123,17 @@ function collect(schema: Schema, value: unknown, path: string[], components: Com
 
 const pointer = (path: string[]) => path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
-function apply(body: unknown, site: Site): Mutation {
-  const path = pointer(site.path);
-  if ('value' in site && site.path.length === 0) return { rule: site.rule, path, body: site.value };
-  const copy = structuredClone(body);
-  const at = (parts: string[]) => parts.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], copy) as Record<string, unknown>;
-  if ('remove' in site) delete at(site.path)[site.remove];
-  else if ('add' in site) at(site.path)[site.add] = 'x';
-  else at(site.path.slice(0, -1))[site.path.at(-1)!] = site.value;
-  return { rule: site.rule, path, body: copy };
+function mutation(body: unknown, site: Site): Mutation {
+  const apply = () => {
+    if ('value' in site && site.path.length === 0) return site.value;
+    const copy = structuredClone(body);
+    const at = (parts: string[]) => parts.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], copy) as Record<string, unknown>;
+    if ('remove' in site) delete at(site.path)[site.remove];
+    else if ('add' in site) at(site.path)[site.add] = 'x';
+    else at(site.path.slice(0, -1))[site.path.at(-1)!] = site.value;
+    return copy;
+  };
+  return { rule: site.rule, path: pointer(site.path), apply };
 }
 
 /**
@@ -143,5 +145,5 @@ function apply(body: unknown, site: Site): Mutation {
 export function mutations(body: unknown, schema: Schema, components: Components): Mutation[] {
   const sites: Site[] = [];
   collect(schema, body, [], components, sites);
-  return sites.map((site) => apply(body, site));
+  return sites.map((site) => mutation(body, site));
 }
