@@ -24,7 +24,8 @@ interface LintReport {
 async function lint(file: string): Promise<LintReport> {
   const { stdout } = await run(
     join(ROOT, 'node_modules/.bin/redocly'),
-    ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', '--max-problems', '1000'],
+    // --lint-config error: a mistake in redocly.yaml stops the run instead of passing with the rules it left out.
+    ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--lint-config', 'error', '--format', 'json', '--max-problems', '1000'],
     {
       cwd: ROOT,
       env: {
