@@ -27,7 +27,7 @@ const mapped = (...codes: string[]) => mappedErrorSamples().filter((sample) => c
  * the API document lists them beside the route's own (`config.errors`), so no route can leave out its
  * 401 or its 429. Raw-socket answers (408, 431, a header line Node refuses) can meet any route.
  */
-export function checkErrors(route: RouteOptions): AppError[] {
+function checkErrors(route: RouteOptions): AppError[] {
   const scope = route.config?.scope ?? 'read';
   const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown; headers?: unknown };
   const takesBody = schema.body !== undefined;
@@ -69,17 +69,21 @@ const idempotencyKeyHeader = Type.String({
 });
 
 /**
- * What the API document says of a route beyond its own schema: every problem answer, from the checks
- * above and the route's own `config.errors`, and the Idempotency-Key header where it is honoured.
- * The header is declared as any string: its form is the idempotency check's (400), not the schema's.
+ * The problem answers of a route for the API document, from the checks above and the route's own
+ * `config.errors`. Only the document gets them (openapi.document.ts adds them as it is built): problem
+ * bodies are written by sendProblem, so compiling a serializer for each would only slow the start.
  */
-export function describeRoute(route: RouteOptions): void {
+export function problemsOf(route: RouteOptions): Record<number, unknown> {
+  return problemResponses([...checkErrors(route), ...(route.config?.errors ?? [])]);
+}
+
+/**
+ * The Idempotency-Key header where it is honoured, declared as any string: its form is the
+ * idempotency check's (400), not the schema's.
+ */
+export function declareIdempotencyKey(route: RouteOptions): void {
   const described = route.schema;
-  if (!described) return;
-  const samples = [...checkErrors(route), ...(route.config?.errors ?? [])];
-  described.response = { ...(described.response as object), ...problemResponses(samples) };
-  if (route.config?.idempotent) {
-    const headers = (described.headers ?? Type.Object({})) as TObject;
-    described.headers = Type.Object({ ...headers.properties, 'idempotency-key': Type.Optional(idempotencyKeyHeader) });
-  }
+  if (!described || !route.config?.idempotent) return;
+  const headers = (described.headers ?? Type.Object({})) as TObject;
+  described.headers = Type.Object({ ...headers.properties, 'idempotency-key': Type.Optional(idempotencyKeyHeader) });
 }

@@ -9,7 +9,7 @@ import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
 import { requestErrors } from '../shared/http/request-errors.ts';
-import { describeRoute } from './api.describe.ts';
+import { declareIdempotencyKey } from './api.describe.ts';
 import type { Services } from './container.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -58,8 +58,9 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   //    stored answer replayed. On routes marked `idempotent`, after validation: a refused request keeps no key.
   registerIdempotency(api, services.idempotency);
 
-  // Every route's problem answers, from these checks and its own `config.errors`, into the API document.
-  api.addHook('onRoute', describeRoute);
+  // Idempotency-Key declared where it is honoured (the document reads each route's problem answers
+  // from these checks and its `config.errors`: api.describe.ts).
+  api.addHook('onRoute', declareIdempotencyKey);
 
   // 7. The usecase. Its credits check (402) is always last: credits are held or charged inside the
   //    usecase's transaction, so only a call that passed every check above can be charged.

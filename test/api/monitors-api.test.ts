@@ -133,7 +133,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
   it.each([
     ['an unknown field', { color: 'red' }, '/color', /^unknown field `color`; known fields: name, subreddits, /],
     ['no keywords', { keywords: [] }, '/keywords', /^keywords holds 1 to 50 items$/],
-    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces$/],
+    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces, without the NUL character \(U\+0000\)$/],
     ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],
     ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /^subreddits\[0\] must be r\/name: .* \(got "node"\)$/],
     ['an http webhook URL', { webhook_url: 'http://hooks.example.com/x' }, '/webhook_url', /^webhook_url .*https/],

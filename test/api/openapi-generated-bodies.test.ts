@@ -6,6 +6,7 @@ import { BODY_LIMIT } from '../../src/app/server.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
 import { mutations, type Rule } from '../support/schema-mutations.ts';
+import { engines } from '../support/engines.ts';
 
 /*
  * Request bodies generated from the served document, 200 valid and 200 invalid per operation that takes
@@ -26,12 +27,13 @@ const OTHER_422_CODES = [
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
+  'webhooks.invalid_url', // the URL is well formed but not one this server delivers to (http, credentials, a private host)
 ];
 
 /*
  * The webhook URLs sent. The document's format (uri, ^https?://) says less than the server checks: it
  * also wants https (http only for a loopback receiver, with ALLOW_HTTP_WEBHOOKS), no credentials in
- * the URL, and a host that resolves to public addresses only, and refuses the rest as request.invalid.
+ * the URL, and a host that resolves to public addresses only, and refuses the rest as webhooks.invalid_url.
  * So these are https URLs without user info, to public IP literals or to names the test's resolver
  * answers with a public address: nothing is looked up and, with no worker running, nothing is sent.
  */
@@ -90,7 +92,7 @@ async function pooled<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[
   return results;
 }
 
-describe('request bodies generated from the OpenAPI document', () => {
+describe.each(engines)('request bodies generated from the OpenAPI document (%s)', (engine) => {
   let app: PublishingApp;
   let token: string;
   let monitorId: string;
@@ -98,7 +100,7 @@ describe('request bodies generated from the OpenAPI document', () => {
   let ajv: Ajv2020;
 
   beforeAll(async () => {
-    app = await startPublishingApp('sqlite', {
+    app = await startPublishingApp(engine, {
       worker: false,
       env: LIMITS,
       overrides: () => ({ resolveHost: async () => [{ address: PUBLIC_ADDRESS, family: 4 }] }),

@@ -258,7 +258,7 @@ describe.each(engines)('the unspecified address with ALLOW_PRIVATE_WEBHOOKS=true
     const response = await submit(token, `https://${host}:${listener.port}/hook`);
     expect(response.status).toBe(422);
     const problem = await response.json();
-    expect(problem).toMatchObject({ code: 'request.invalid', errors: [{ path: '/webhook_url', message: expect.stringMatching(/unspecified address/) }] });
+    expect(problem).toMatchObject({ code: 'webhooks.invalid_url', errors: [{ path: '/webhook_url', message: expect.stringMatching(/unspecified address/) }] });
     expect(problem.detail).toContain('reaches this server itself');
     expect(await app.services.credits.spendableBalance(accountId)).toBe(5);
     expect(listener.connections()).toBe(0);

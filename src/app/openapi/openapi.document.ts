@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../shared/config/config.ts';
+import { problemsOf } from '../api.describe.ts';
 import { declareHeaders } from './openapi.headers.ts';
 import { addExamples } from './openapi.examples.ts';
 import { webhookSchemas, webhooksSection } from './openapi.webhooks.ts';
@@ -50,6 +51,9 @@ export function openapiOptions(config: Config): SwaggerOptions {
       },
       security: [{ bearerAuth: [] }],
     },
+    // Each /api/v1/ route's problem answers join its responses here, for the document only.
+    transform: ({ schema, url, route }) =>
+      url.startsWith('/api/') ? { url, schema: { ...schema, response: { ...(schema.response as object), ...problemsOf(route) } } } : { url, schema },
     transformObject: (documentObject) => finish((documentObject as { openapiObject: Json }).openapiObject),
   } as SwaggerOptions;
 }

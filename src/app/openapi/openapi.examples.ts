@@ -203,5 +203,3 @@ export function addExamples(doc: Json): void {
     }
   }
 }
-
-export const documentedExamples = EXAMPLES;

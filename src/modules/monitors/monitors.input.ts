@@ -52,7 +52,9 @@ function list(problems: Problem[], field: string, value: unknown, min: number, m
 }
 
 /** "is 1 to 100 characters long after trimming spaces": what the schema cannot check, worded like what it can. */
-const TRIMMED = (max: number) => `${rules.length(1, max)} after trimming spaces`;
+// U+0000 too: PostgreSQL's text cannot store it (the API schema's pattern refuses it likewise).
+const TRIMMED = (max: number) => `${rules.length(1, max)} after trimming spaces, without the NUL character (U+0000)`;
+const hasNul = (text: string) => text.includes('\u0000');
 
 /** Keywords trimmed, each 1–100 characters after trimming (the schema cannot trim), folded. */
 function keywords(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] {
@@ -60,7 +62,7 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
   const trimmed = items.map((keyword) => keyword.trim());
   trimmed.forEach((keyword, index) => {
     // Counted in code points, as the API schema's pattern counts them.
-    if (keyword.length < 1 || [...keyword].length > MONITOR_LIMITS.keywordLength) {
+    if (keyword.length < 1 || [...keyword].length > MONITOR_LIMITS.keywordLength || hasNul(keyword)) {
       problems.push({ path: `/${field}/${index}`, message: TRIMMED(MONITOR_LIMITS.keywordLength) });
     }
   });
@@ -71,7 +73,7 @@ function keywords(problems: Problem[], field: string, value: unknown, min: numbe
 const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unknown) => MonitorSettings[K] } = {
   name(problems, value) {
     const name = typeof value === 'string' ? value.trim() : '';
-    if (name.length < 1 || [...name].length > MONITOR_LIMITS.name) problems.push({ path: '/name', message: TRIMMED(MONITOR_LIMITS.name) });
+    if (name.length < 1 || [...name].length > MONITOR_LIMITS.name || hasNul(name)) problems.push({ path: '/name', message: TRIMMED(MONITOR_LIMITS.name) });
     return name;
   },
   subreddits(problems, value) {

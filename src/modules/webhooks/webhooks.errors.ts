@@ -1,7 +1,17 @@
-import { AppError, validationError } from '../../shared/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 export const webhooksErrors = {
-  invalidUrl: (message: string) => validationError(`webhook_url ${message}.`, [{ path: '/webhook_url', message: `webhook_url ${message}` }]),
+  /**
+   * The URL is well formed (the schema checked that) but this server will not deliver to it: its own
+   * code, so a client can tell the delivery policy (https, no credentials, a public address) from a malformed body.
+   */
+  invalidUrl: (message: string) =>
+    new AppError({
+      code: 'webhooks.invalid_url',
+      status: 422,
+      message: `webhook_url ${message}.`,
+      extra: { errors: [{ path: '/webhook_url', message: `webhook_url ${message}` }] },
+    }),
   notConfigured: () =>
     new AppError({
       code: 'webhooks.not_configured',

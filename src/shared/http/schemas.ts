@@ -22,13 +22,16 @@ export const trimmedText = (options: { max: number; trimmedMax: number; descript
   Type.String({
     minLength: 1,
     maxLength: options.max,
-    pattern: `^\\s*\\S(?:[\\s\\S]{0,${options.trimmedMax - 2}}\\S)?\\s*$`,
-    'x-rule': `is 1 to ${options.trimmedMax} characters long after trimming spaces`,
+    pattern: `^\\s*[^\\s\\u0000](?:[^\\u0000]{0,${options.trimmedMax - 2}}[^\\s\\u0000])?\\s*$`,
+    'x-rule': `is 1 to ${options.trimmedMax} characters long after trimming spaces, without the NUL character (U+0000)`,
     description: options.description,
   });
 
-/** Text that must hold something besides white space (spread into a string schema). */
-export const NOT_BLANK = { pattern: '\\S', 'x-rule': 'must not be blank' };
+/**
+ * Text that must hold something besides white space (spread into a string schema). Nor may it hold
+ * U+0000, which PostgreSQL's text cannot store. The lookahead keeps the check linear on 40,000 characters.
+ */
+export const NOT_BLANK = { pattern: '^(?=[\\s\\S]*\\S)[^\\u0000]*$', 'x-rule': 'must not be blank or hold the NUL character (U+0000)' };
 
 /** A receiver's URL: absolute, http(s); where it may point is checked when it is used (webhooks.urls.ts). */
 export const webhookUrlSchema = (description: string) =>
