@@ -42,8 +42,8 @@ export async function send(baseUrl: string, call: Call): Promise<Answer> {
 }
 
 /**
- * Sends `head` (a request line and headers, complete or not) on a socket of its own and reads one
- * answer: up to its Content-Length, or only its headers for a HEAD, or up to the close.
+ * Sends `head` (the request line's version and the headers, complete or not) on a socket of its own and
+ * reads one answer: up to its Content-Length, or only its headers for a HEAD, or up to the close.
  */
 export function sendRaw(baseUrl: string, method: string, target: string, head: string): Promise<Answer> {
   const { hostname, port } = new URL(baseUrl);
@@ -63,7 +63,10 @@ export function sendRaw(baseUrl: string, method: string, target: string, head: s
     socket.on('data', (chunk) => {
       data += chunk;
       const answer = parse();
-      if (answer && (method === 'HEAD' || Buffer.byteLength(answer.body) >= Number(answer.headers['content-length'] ?? Infinity))) socket.end();
+      if (!answer) return;
+      // Fastify's answer to a HEAD gives the length of the body it leaves out; a raw one sends it all.
+      const complete = Buffer.byteLength(answer.body) >= Number(answer.headers['content-length'] ?? Infinity);
+      if (complete || (method === 'HEAD' && !answer.raw)) socket.end();
     });
     socket.on('error', reject);
     socket.on('close', () => (parse() ? resolve(parse()!) : reject(new Error(`no answer to ${method} ${target}: ${JSON.stringify(data)}`))));
@@ -133,7 +136,8 @@ export async function startLimitsApp(engine: Engine): Promise<LimitsApp> {
     const app = await startTestApp(engine, { env, worker: false });
     return Object.assign(app, { unreachable: null, closeDatabase: () => app.database.db.destroy() });
   }
-  // On PostgreSQL the service reaches a database of its own through a proxy that can be taken down.
+  // On PostgreSQL the service reaches a schema of its own through a proxy that can be taken down (the
+  // schema startTestApp opens beside it stays unused, and is dropped with the app).
   const own: TestDatabase = await openTestDatabase('postgres');
   const direct = new URL(own.env.DATABASE_URL!);
   const proxy: TcpProxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });

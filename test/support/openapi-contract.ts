@@ -67,6 +67,8 @@ export function createContract(doc: Json) {
     })),
   );
   const reached = new Map<string, Set<string>>(operations.map((op) => [op.id, new Set()]));
+  /** `operationId status code` of every problem answered, for the figure of codes reached. */
+  const codesSeen = new Set<string>();
 
   /**
    * The operations an answer speaks for: the one of its method and path, or, for a method the path
@@ -110,6 +112,7 @@ export function createContract(doc: Json) {
     const codes: string[] | undefined = media.schema.allOf?.[1]?.properties?.code?.enum;
     const code = (body as { code?: string }).code;
     if (codes && !codes.includes(code!)) issues.push(`code ${code} is not one of ${codes.join(', ')}`);
+    if (codes) codesSeen.add(`${op.id} ${answer.status} ${code}`);
     return issues;
   }
 
@@ -131,34 +134,52 @@ export function createContract(doc: Json) {
       for (const [path, item] of Object.entries(section)) {
         for (const [method, op] of Object.entries(item)) {
           visit(`${method.toUpperCase()} ${path} request`, op.requestBody?.content);
-          for (const [status, response] of Object.entries(op.responses ?? {})) visit(`${method.toUpperCase()} ${path} ${status}`, (response as Json).content);
+          for (const [status, response] of Object.entries(op.responses ?? {})) {
+            visit(`${method.toUpperCase()} ${path} ${status}`, (response as Json).content);
+          }
         }
       }
     }
     return issues;
   }
 
+  /** The operation of the same path with another method: a HEAD twin's GET, or a GET's HEAD twin. */
+  const twin = (op: Operation, method: string) => operations.find((other) => other.path === op.path && other.method === method);
+  const byId = (id: string) => operations.find((op) => op.id === id)!;
+
+  /** The problem codes a status of an operation lists (a HEAD twin's are its GET's: it has no bodies to list them in). */
+  function codesOf(op: Operation, status: string): string[] {
+    const described = op.method === 'HEAD' ? twin(op, 'GET')! : op;
+    return described.responses[status]?.content?.['application/problem+json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+  }
+
   /** Documented (operation, status) pairs no answer reached. */
-  const unreached = () => operations.flatMap((op) => Object.keys(op.responses).filter((s) => !reached.get(op.id)!.has(s)).map((s) => [op.id, s] as const));
+  const unreached = () =>
+    operations.flatMap((op) => Object.keys(op.responses).filter((status) => !reached.get(op.id)!.has(status)).map((status) => [op, status] as const));
 
   /** One line per operation: the statuses reached, those not, and the totals. */
   function coverageTable(): string {
     const width = Math.max(...operations.map((op) => op.id.length));
-    let pairs = 0;
-    let hit = 0;
+    const missed = unreached();
     const lines = operations.map((op) => {
       const documented = Object.keys(op.responses);
-      const got = documented.filter((s) => reached.get(op.id)!.has(s));
-      pairs += documented.length;
-      hit += got.length;
-      const missing = documented.filter((s) => !got.includes(s));
-      return `${op.id.padEnd(width)}  ${String(got.length).padStart(2)}/${String(documented.length).padEnd(2)}  ${got.join(' ')}${missing.length ? `   not reached: ${missing.join(' ')}` : ''}`;
+      const missing = missed.filter(([other]) => other === op).map(([, status]) => status);
+      const got = documented.filter((status) => !missing.includes(status));
+      const count = `${String(got.length).padStart(2)}/${String(documented.length).padEnd(2)}`;
+      return `${op.id.padEnd(width)}  ${count}  ${got.join(' ')}${missing.length ? `   not reached: ${missing.join(' ')}` : ''}`;
     });
-    const complete = operations.filter((op) => Object.keys(op.responses).every((s) => reached.get(op.id)!.has(s))).length;
-    return [...lines, `operations with every status reached: ${complete}/${operations.length}; (operation, status) pairs reached: ${hit}/${pairs}`].join('\n');
+    const pairs = operations.reduce((sum, op) => sum + Object.keys(op.responses).length, 0);
+    const complete = operations.filter((op) => !missed.some(([other]) => other === op)).length;
+    // Codes are counted on the operations with bodies (a HEAD twin's are its GET's); reaching them all is not required.
+    const codes = operations.flatMap((op) => Object.keys(op.responses).flatMap((status) => (op.method === 'HEAD' ? [] : codesOf(op, status).map((code) => `${op.id} ${status} ${code}`))));
+    return [
+      ...lines,
+      `operations with every status reached: ${complete}/${operations.length}; (operation, status) pairs reached: ${pairs - missed.length}/${pairs}`,
+      `(operation, status, problem code) triples reached, not required: ${codes.filter((c) => codesSeen.has(c)).length}/${codes.length}`,
+    ].join('\n');
   }
 
-  return { operations, operationsOf, check, exampleIssues, unreached, coverageTable };
+  return { operations, byId, twin, codesOf, operationsOf, check, exampleIssues, unreached, coverageTable };
 }
 
 export type Contract = ReturnType<typeof createContract>;
