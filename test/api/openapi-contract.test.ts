@@ -46,6 +46,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
     const operations = contract.operationsOf(answer.method, answer.target);
     const issues = operations.length === 0 ? [`no operation answers ${answer.method} ${answer.target}`] : [];
     for (const op of operations) {
+      contract.count(answer, op);
       for (const issue of contract.check(answer, op)) {
         const known = KNOWN_DIFFERENCES.find((d) => d.concerns(answer, issue));
         if (known) differences.add(known.reason);
@@ -90,8 +91,6 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
       publication: await idOf('createPublication'),
       monitor: await idOf('createMonitor'),
     };
-    // The throttled key's two calls this minute: every call after them is a 429.
-    for (let i = 0; i < 2; i++) await w.send('limits', { method: 'GET', target: '/api/v1/balance', token: w.throttled });
   }, 60_000);
 
   afterAll(async () => {
@@ -118,6 +117,24 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
     expectAnswer(answer, scenario.operation, scenario.status);
   }
 
+  it('the validator refuses what the document does not describe', () => {
+    const json = { 'content-type': 'application/json' };
+    const problemType = { 'content-type': 'application/problem+json' };
+    const problem = (status: number, code: string) => ({ type: `urn:subpilot:problem:${code}`, title: 'x', status, detail: 'x', code });
+    const refusals: [Partial<Answer>, string][] = [
+      [{ status: 418 }, '418 is not documented'],
+      [{ headers: { ...json, 'x-extra': '1' } }, 'header x-extra is not declared'],
+      [{ status: 401, headers: problemType, body: JSON.stringify(problem(401, 'auth.missing')) }, 'required header www-authenticate'],
+      [{ body: '{"balance":"many"}' }, 'body: data/balance must be integer'],
+      [{ headers: { 'content-type': 'text/plain' } }, 'content type text/plain'],
+      [{ status: 400, headers: problemType, body: JSON.stringify(problem(400, 'nope')) }, 'code nope is not one of'],
+    ];
+    for (const [differs, issue] of refusals) {
+      const answer = { method: 'GET', target: '/api/v1/balance', status: 200, headers: json, body: '{"balance":1}', ...differs };
+      expect(contract.check(answer, contract.byId('getBalance')).join('\n')).toContain(issue);
+    }
+  });
+
   it('the examples of the document validate against their schemas', () => {
     expect(contract.exampleIssues()).toEqual([]);
   });
@@ -133,6 +150,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
   it.each(NOT_CONFIGURED.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => play(scenario));
 
   it.each(EVERY_OPERATION.map((e) => [e.name, e] as const))('every operation: %s', async (_name, every) => {
+    await every.before?.(w);
     const answers = await Promise.all(
       contract.operations.map(async (op) => {
         const { call, scope } = anyCall(op);
@@ -143,10 +161,13 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
   });
 
   it('an address that keeps sending bad keys is a 429 before its keys are looked up', async () => {
-    await w.send('limits', { method: 'GET', target: '/api/v1/balance', token: 'ak_live_not-a-key' });
-    const answer = await w.send('limits', { method: 'GET', target: '/api/v1/balance', token: 'ak_live_not-a-key-either' });
-    expectAnswer(answer, 'getBalance', 429);
-    expect(JSON.parse(answer.body).code).toBe('auth.too_many_failures');
+    // One failure a minute is allowed, so the second is refused, or the third should a minute end between the first two.
+    let answer: Checked | undefined;
+    for (let n = 1; n <= 3 && answer?.status !== 429; n++) {
+      answer = await w.send('limits', { method: 'GET', target: '/api/v1/balance', token: `ak_live_not-a-key-${n}` });
+    }
+    expectAnswer(answer!, 'getBalance', 429);
+    expect(JSON.parse(answer!.body).code).toBe('auth.too_many_failures');
   });
 
   // The last two take the database of `limits` away; the throttled key has authenticated before, so it is looked up.

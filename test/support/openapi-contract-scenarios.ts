@@ -107,13 +107,17 @@ export const SCENARIOS: Scenario[] = [
   scenario('getDailyUsage', 422, 'days=0', { call: () => get('/api/v1/usage/daily?days=0') }),
 
   ok('createScrape'),
-  scenario('createScrape', 202, 'Prefer: respond-async', { call: () => ({ ...post('/api/v1/scrape', scrapeBody), headers: { prefer: 'respond-async' } }) }),
+  scenario('createScrape', 202, 'Prefer: respond-async', {
+    call: () => ({ ...post('/api/v1/scrape', scrapeBody), headers: { prefer: 'respond-async' } }),
+  }),
   ...bodyRefusals('createScrape', 'POST', () => '/api/v1/scrape', { subreddits: ['r/node'] }),
   scenario('createScrape', 400, 'an Idempotency-Key with a space', {
     call: () => ({ ...post('/api/v1/scrape', scrapeBody), headers: { 'idempotency-key': 'two words' } }),
   }),
   scenario('createScrape', 402, 'an account without credits', { call: (w) => ({ ...post('/api/v1/scrape', scrapeBody), token: w.broke }) }),
-  scenario('createScrape', 405, 'HEAD, which a POST-only path does not answer, without a body', { call: () => ({ method: 'HEAD', target: '/api/v1/scrape' }) }),
+  scenario('createScrape', 405, 'HEAD, which a POST-only path does not answer, without a body', {
+    call: () => ({ method: 'HEAD', target: '/api/v1/scrape' }),
+  }),
   scenario('createScrape', 409, 'a call whose twin bound the Idempotency-Key first', { run: (w) => heldWhileTwinBinds(w, scrapeWithHook) }),
   scenario('createScrape', 502, 'Reddit answering 500', {
     run: (w) => whileUpstream(w, (on) => reddit(w).failAlways(on ? 500 : null), post('/api/v1/scrape', scrapeBody)),
