@@ -77,7 +77,7 @@ export function sendRaw(baseUrl: string, method: string, target: string, head: s
  * DNS for webhook hosts: every name is this machine (the main app allows private http receivers, and
  * nothing listens on the port the test names), and `holdNext` keeps the next look-up waiting.
  */
-export function createDnsGate() {
+function createDnsGate() {
   let held: Promise<void> | null = null;
   let onReached: () => void = () => undefined;
   return {

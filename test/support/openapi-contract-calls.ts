@@ -72,7 +72,7 @@ export const callOf = (w: World, operation: string): Call => {
 };
 
 /** The answers any operation can give; each is sent to every operation of the document at once, after `before`. */
-export interface EveryOperation {
+interface EveryOperation {
   name: string;
   status: number;
   before?: (w: World) => Promise<void>;

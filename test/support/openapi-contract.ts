@@ -34,7 +34,7 @@ export interface Operation {
  * server sends them. The API adds no others of its own (no security headers: those are the dashboard's
  * and the /docs page's, see dashboard.routes.ts and apidocs.routes.ts).
  */
-export const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
 
