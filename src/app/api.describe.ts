@@ -25,13 +25,15 @@ const mapped = (...codes: string[]) => mappedErrorSamples().filter((sample) => c
 /**
  * Samples of every answer the checks in api.ts give to a route as it is registered, in their order:
  * the API document lists them beside the route's own (`config.errors`), so no route can leave out its
- * 401 or its 429. Raw-socket answers (408, 431, a header line Node refuses) can meet any route.
+ * 401 or its 429. A request without Host (400, before any route's checks) and raw-socket answers (408,
+ * 431, a header line Node refuses) can meet any route.
  */
 function checkErrors(route: RouteOptions): AppError[] {
   const scope = route.config?.scope ?? 'read';
   const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown; headers?: unknown };
   const takesBody = schema.body !== undefined;
   return [
+    requestErrors.missingHost(),
     requestErrors.malformed(),
     requestErrors.timeout(),
     requestErrors.headersTooLarge(),

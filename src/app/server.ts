@@ -109,11 +109,7 @@ export async function buildServer(
   // every path, dashboard included: no browser sends one, and a client that does can read problem+json.
   app.addHook('onRequest', async (request, reply) => {
     if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return;
-    return sendProblem(
-      new AppError({ code: 'request.missing_host', status: 400, message: 'An HTTP/1.1 request needs a Host header.' }),
-      request,
-      reply,
-    );
+    return sendProblem(requestErrors.missingHost(), request, reply);
   });
   app.decorateRequest('caller', null);
   app.addSchema(problemSchema);
