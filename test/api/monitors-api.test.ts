@@ -136,7 +136,6 @@ describe.each(engines)('the monitors API on %s', (engine) => {
     ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces, without the NUL character \(U\+0000\)$/],
     ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],
     ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /^subreddits\[0\] must be r\/name: .* \(got "node"\)$/],
-    ['an http webhook URL', { webhook_url: 'http://hooks.example.com/x' }, '/webhook_url', /^webhook_url .*https/],
     ['the same source twice', { sources: ['posts', 'posts'] }, '/sources', /^sources must list each value only once$/],
     ['a daily cap of zero', { max_matches_per_day: 0 }, '/max_matches_per_day', /^max_matches_per_day is a whole number from 1 to 1000000, or null for no cap$/],
     ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /^name is 1 to 64 characters long$/],
@@ -147,6 +146,16 @@ describe.each(engines)('the monitors API on %s', (engine) => {
     const problem = await response.json();
     expect(problem.code).toBe('request.invalid');
     expect(problem.errors).toContainEqual({ path, message: expect.stringMatching(message) });
+    expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
+  });
+
+  it('POST refuses an http webhook URL with 422 webhooks.invalid_url pointing at it, and stores nothing', async () => {
+    const { token } = await app.accountWithKey(0);
+    const response = await create(token, { webhook_url: 'http://hooks.example.com/x' });
+    expect(response.status).toBe(422);
+    const problem = await response.json();
+    expect(problem.code).toBe('webhooks.invalid_url');
+    expect(problem.errors).toContainEqual({ path: '/webhook_url', message: expect.stringMatching(/^webhook_url .*https/) });
     expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
   });
 
