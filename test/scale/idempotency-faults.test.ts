@@ -207,7 +207,6 @@ postgres('retries with an Idempotency-Key after the database connections were te
       const retry = await retryUntilFinal(service!.url, request, recover);
       await expectOnceAndFirstOutcome(app.services.db, request, retry, await app.services.credits.spendableBalance(request.accountId));
     }
-    console.log("FIRSTS", JSON.stringify(requests.map((r) => [r.kind, r.first?.status, r.first?.body.code])));
     const faults = requests.filter((r) => r.first === null || r.first.status >= 500 || idOf(r.kind, r.first) === undefined);
     expect(faults.length).toBeGreaterThan(0);
   }, 240_000);
