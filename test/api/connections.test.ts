@@ -1,30 +1,15 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open } from '../../src/shared/crypto/seal.ts';
-import { createRedditUserClient, type RedditUserClient } from '../../src/integrations/reddit/reddit.user.ts';
 import { startTestApp } from '../support/app.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
-import { PRICES, REDIRECT_URI, SECRET_KEY_HEX, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
+import { lateRedditUserClient, PRICES, REDIRECT_URI, SECRET_KEY_HEX, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 
 describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (engine) => {
   let app: PublishingApp;
   beforeAll(async () => {
-    // A short timeout for the user-context client, so "Reddit did not answer" is quick to test. The
-    // fake's address is known only once the app started, so the client is built on first use.
-    let client: RedditUserClient | undefined;
-    const make = () =>
-      (client ??= createRedditUserClient({
-        clientId: app.reddit.clientId,
-        clientSecret: app.reddit.clientSecret,
-        userAgent: 'subpilot-test',
-        apiUrl: app.reddit.url,
-        authUrl: app.reddit.url,
-        redirectUri: REDIRECT_URI,
-        timeoutMs: 300,
-      }));
-    const lazy = new Proxy({}, { get: (_target, name) => (...args: unknown[]) => (make() as any)[name](...args) }) as RedditUserClient;
-    app = await startPublishingApp(engine, { overrides: () => ({ redditUser: lazy }) });
+    app = await startPublishingApp(engine, { overrides: () => ({ redditUser: lateRedditUserClient(() => app) }) });
   });
   afterAll(() => app.close());
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, launchChromium, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { connectThroughDashboard, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
@@ -56,11 +56,7 @@ describe.each(engines)('the Connect Reddit form and the dashboard CSP on %s', (e
         if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
       });
       try {
-        await page.goto(`${app.url}/dashboard/login`);
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.waitForURL(`${app.url}/dashboard/keys`);
+        await logIn(page, app.url, email, PASSWORD);
         await page.getByRole('link', { name: 'Connections' }).click();
         await page.waitForURL(`${app.url}/dashboard/connections`);
 

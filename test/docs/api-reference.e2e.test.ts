@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, WIDTHS, launchChromium, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 
@@ -132,11 +132,7 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     try {
-      await page.goto(`${app.url}/dashboard/login`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL(`${app.url}/dashboard/keys`);
+      await logIn(page, app.url, email, PASSWORD);
       await page.locator('header.top').screenshot({ path: `${SCREENSHOTS}/docs-dashboard-header-${name}-${width}.png` });
       await page.locator('header').getByRole('link', { name: 'API docs' }).click();
       await page.waitForURL(`${app.url}/docs`);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 
 /** Debian's Chromium, never a downloaded browser (the machine's network reaches only npm and Debian). */
@@ -50,17 +50,22 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
   });
 }
 
+/** Logs in through the real form on `page` and waits for the dashboard's first page. */
+export async function logIn(page: Page, appUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${appUrl}/dashboard/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${appUrl}/dashboard/keys`);
+}
+
 /** One logged-in browser context per width in WIDTHS, keyed by width (log-in through the real form). */
 export async function loggedInContexts(browser: Browser, appUrl: string, email: string, password: string): Promise<Map<number, BrowserContext>> {
   const contexts = new Map<number, BrowserContext>();
   for (const { width, height } of WIDTHS) {
     const context = await browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
-    await page.goto(`${appUrl}/dashboard/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${appUrl}/dashboard/keys`);
+    await logIn(page, appUrl, email, password);
     await page.close();
     contexts.set(width, context);
   }

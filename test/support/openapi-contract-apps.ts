@@ -11,12 +11,11 @@
  *   database is the one the test takes away at the end (500, and 503 on PostgreSQL).
  */
 import { connect } from 'node:net';
-import { createRedditUserClient, type RedditUserClient } from '../../src/integrations/reddit/reddit.user.ts';
 import { createDatabase } from '../../src/shared/db/database.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';
 import type { Answer } from './openapi-contract.ts';
-import { REDIRECT_URI, startPublishingApp, type PublishingApp } from './publishing.ts';
+import { lateRedditUserClient, startPublishingApp, type PublishingApp } from './publishing.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export interface Call {
@@ -102,23 +101,10 @@ function createDnsGate() {
 
 export async function startMainApp(engine: Engine) {
   const dns = createDnsGate();
-  // The fake Reddit's address is known only once the app started, so the user client is built on first use.
-  let client: RedditUserClient | undefined;
-  const lazy = new Proxy({}, { get: (_target, name) => (...args: unknown[]) => ((client ??= make()) as any)[name](...args) }) as RedditUserClient;
   const app: PublishingApp = await startPublishingApp(engine, {
     env: { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '1000', ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOKS: 'true' },
-    overrides: () => ({ redditUser: lazy, resolveHost: dns.resolve }),
+    overrides: () => ({ redditUser: lateRedditUserClient(() => app), resolveHost: dns.resolve }),
   });
-  const make = () =>
-    createRedditUserClient({
-      clientId: app.reddit.clientId,
-      clientSecret: app.reddit.clientSecret,
-      userAgent: 'subpilot-test',
-      apiUrl: app.reddit.url,
-      authUrl: app.reddit.url,
-      redirectUri: REDIRECT_URI,
-      timeoutMs: 300,
-    });
   return Object.assign(app, { dns });
 }
 

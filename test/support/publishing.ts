@@ -1,6 +1,7 @@
 /** An app with a fake language model and Reddit connections configured, and a connected account. */
 import { expect } from 'vitest';
 import { createLlmClient } from '../../src/integrations/llm/llm.client.ts';
+import { createRedditUserClient, type RedditUserClient } from '../../src/integrations/reddit/reddit.user.ts';
 import type { Overrides } from '../../src/app/container.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { DashboardClient, uniqueEmail } from './dashboard-client.ts';
@@ -73,4 +74,26 @@ export async function connectThroughDashboard(app: TestApp, dashboard: Dashboard
   expect(callback.status).toBe(303);
   expect(callback.location).toBe('/dashboard/connections?connected=1');
   return authorize;
+}
+
+/**
+ * The real user-context Reddit client against the app's fake Reddit, with a short timeout so "Reddit did
+ * not answer" is quick to test. The fake's address is known only once the app started, so the client is
+ * built on its first call; `appOf` gives the app by then.
+ */
+export function lateRedditUserClient(appOf: () => TestApp, timeoutMs = 300): RedditUserClient {
+  let client: RedditUserClient | undefined;
+  const make = () => {
+    const { reddit } = appOf();
+    return (client ??= createRedditUserClient({
+      clientId: reddit.clientId,
+      clientSecret: reddit.clientSecret,
+      userAgent: 'subpilot-test',
+      apiUrl: reddit.url,
+      authUrl: reddit.url,
+      redirectUri: REDIRECT_URI,
+      timeoutMs,
+    }));
+  };
+  return new Proxy({}, { get: (_target, name) => (...args: unknown[]) => (make() as any)[name](...args) }) as RedditUserClient;
 }
