@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 
 /*
  * GET /docs: the API reference, drawn in the browser by Swagger UI from our own /openapi.json.
@@ -50,13 +51,11 @@ const ASSETS = {
 };
 
 /**
- * The dashboard's policy (see dashboard.csp.ts) with one addition: images may be data: URLs, which is
- * how Swagger UI's stylesheet draws its arrows and icons. connect-src only spells out what default-src
- * already says: /openapi.json and the "Try it out" calls go to this origin, and nowhere else.
+ * The dashboard's policy with one addition: images may be data: URLs, which is how Swagger UI's
+ * stylesheet draws its arrows and icons. Its default-src 'self' keeps /openapi.json and the "Try it
+ * out" calls on this origin, and nowhere else.
  */
-const DOCS_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
+const SECURITY_HEADERS = { ...PAGE_SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy({ imageSources: ['data:'] }) };
 
 const href = (a: Asset) => `docs/assets/${a.name}`;
 
@@ -82,13 +81,6 @@ const PAGE = `<!doctype html>
 </body>
 </html>
 `;
-
-const SECURITY_HEADERS = {
-  'content-security-policy': DOCS_CSP,
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-};
 
 /** Like /openapi.json, the page needs no key: it describes the endpoints, not an account. */
 export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {

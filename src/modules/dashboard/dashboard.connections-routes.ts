@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { isAppError } from '../../shared/errors.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
-import { contentSecurityPolicy } from './dashboard.csp.ts';
+import { contentSecurityPolicy } from '../../shared/http/page-security.ts';
 import { sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
 import { connectionsPage } from './views/connections.ts';
@@ -23,7 +23,7 @@ export const connectionsRoutes: FastifyPluginAsyncTypebox<{ connections: Connect
     const reddit = await connections.get(sessionOf(request).accountId);
     // The "Connect Reddit" form is answered by a redirect to Reddit: only the page that shows it may lead there.
     const authorizeOrigin = connections.authorizeOrigin();
-    if (configured && !reddit && authorizeOrigin) reply.header('content-security-policy', contentSecurityPolicy([authorizeOrigin]));
+    if (configured && !reddit && authorizeOrigin) reply.header('content-security-policy', contentSecurityPolicy({ formTargets: [authorizeOrigin] }));
     return connectionsPage({ viewer: viewerOf(request)!, configured, missing, reddit, ...extras });
   };
 

@@ -19,7 +19,7 @@ import { activityRoutes } from './dashboard.activity-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
 import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
-import { contentSecurityPolicy } from './dashboard.csp.ts';
+import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
 import { monitorsRoutes } from './dashboard.monitors-routes.ts';
@@ -46,12 +46,6 @@ export interface DashboardOptions {
   clock: () => Date;
 }
 
-const SECURITY_HEADERS = {
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-};
-
 /**
  * The server-rendered dashboard under /dashboard. Registered as its own encapsulated context, so
  * the form parser, the cookie parser and the HTML error pages never reach /api/v1/, which keeps
@@ -69,7 +63,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   });
 
   app.addHook('onSend', async (_request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PAGE_SECURITY_HEADERS);
     // A page whose form leads to another site has set its own (see dashboard.connections-routes.ts).
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', contentSecurityPolicy());
     // Pages can hold a fresh token or account data; assets set their own caching.
