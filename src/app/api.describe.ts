@@ -5,11 +5,12 @@ import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { SCOPES } from '../modules/keys/keys.scopes.ts';
 import { ratelimitErrors } from '../modules/ratelimit/ratelimit.errors.ts';
 import { rateLimitHeaders } from '../modules/ratelimit/ratelimit.hooks.ts';
-import { validationError, type AppError } from '../shared/errors.ts';
+import type { AppError } from '../shared/errors.ts';
 import { routingErrors } from '../shared/http/allowed-methods.ts';
 import { mappedErrorSamples } from '../shared/http/error-mapper.ts';
 import { problemResponses } from '../shared/http/problems.ts';
 import { requestErrors } from '../shared/http/request-errors.ts';
+import { invalidFields, rules } from '../shared/http/validation-messages.ts';
 
 const limitHeaders = rateLimitHeaders({
   policies: [
@@ -20,7 +21,8 @@ const limitHeaders = rateLimitHeaders({
   exceeded: null,
 });
 
-const mapped = (...codes: string[]) => mappedErrorSamples().filter((sample) => codes.includes(sample.code));
+const MAPPED = mappedErrorSamples();
+const mapped = (...codes: string[]) => MAPPED.filter((sample) => codes.includes(sample.code));
 
 /**
  * Samples of every answer the checks in api.ts give to a route as it is registered, in their order:
@@ -51,7 +53,7 @@ function checkErrors(route: RouteOptions): AppError[] {
     ...(takesBody ? [...mapped('request.unsupported_media_type', 'request.too_large', 'request.malformed_json'), requestErrors.noBody()] : []),
     // 5. schema; a path parameter longer than the router takes is no resource at all
     ...(takesBody || schema.querystring || schema.params || schema.headers
-      ? [validationError('The request body is not valid: /limit must be a whole number from 1 to 100.', [{ path: '/limit', message: 'must be a whole number from 1 to 100' }])]
+      ? [invalidFields('The query string', [{ path: '/limit', message: rules.number({ type: 'integer', minimum: 1, maximum: 100 }) }])]
       : []),
     ...(schema.params ? mapped('not_found') : []),
     // 6. Idempotency-Key

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.pool.ts';
 import { AppError, isAppError } from '../errors.ts';
-import { isHarmlessName } from './validation-messages.ts';
+import { isHarmlessName, partSubject } from './validation-messages.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -57,13 +57,6 @@ function safePointer(pointer: string): string {
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
-const SUBJECTS: Record<string, string> = {
-  body: 'The request body is',
-  querystring: 'The query string is',
-  params: 'The path is',
-  headers: 'The request headers are',
-};
-
 /**
  * Validation issues as `{path, message}`. The validator compiler (validator.ts) has worded each one
  * already, without any request text that could hold a secret; the path is made safe here.
@@ -86,7 +79,7 @@ export function toAppError(error: FastifyError): AppError {
   if (error.validation) {
     const errors = validationErrors(error.validation);
     const summary = errors.map((e) => e.message).join('; ');
-    const subject = SUBJECTS[error.validationContext ?? 'body'] ?? 'The request is';
+    const subject = partSubject(error.validationContext);
     return new AppError({ code: 'request.invalid', status: 422, message: `${subject} not valid: ${summary}.`, extra: { errors } });
   }
   if (isDatabaseUnavailable(error)) {

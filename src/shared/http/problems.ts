@@ -74,8 +74,8 @@ export function problemResponses(samples: readonly AppError[]): Record<number, u
                   { type: 'object', properties: { code: { enum: codes } }, required: ['code', ...required] },
                 ],
               },
-              // One example per code; the first sample of a code is its example.
-              examples: Object.fromEntries(errors.reverse().map((e) => [e.code, { value: problemBody(e) }])),
+              // One example per code: its first sample.
+              examples: Object.fromEntries(codes.map((code) => [code, { value: problemBody(errors.find((e) => e.code === code)!) }])),
             },
           },
         },
@@ -88,7 +88,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Samples of the errors this route's own usecase can answer (the checks every /api/v1/ route passes
-     * add theirs: src/app/api.errors.ts); the API document lists them, so write every one.
+     * add theirs: src/app/api.describe.ts); the API document lists them, so write every one.
      */
     errors?: AppError[];
   }

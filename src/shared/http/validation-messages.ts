@@ -16,15 +16,21 @@ export const RULE_KEYWORD = 'x-rule';
 
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
 
-/** How each part of a request is named in a message, and what one of its members is called. */
-const PARTS: Record<RequestPart, { whole: string; member: string }> = {
-  body: { whole: 'the request body', member: 'field' },
-  querystring: { whole: 'the query string', member: 'query parameter' },
-  params: { whole: 'the path', member: 'path parameter' },
-  headers: { whole: 'the headers', member: 'header' },
+/**
+ * How each part of a request is named: as a field's place in a message, as the subject of a 422's
+ * summary ("The query string is not valid: …"), and what one of its members is called.
+ */
+const PARTS: Record<RequestPart, { whole: string; subject: string; member: string }> = {
+  body: { whole: 'the request body', subject: 'The request body is', member: 'field' },
+  querystring: { whole: 'the query string', subject: 'The query string is', member: 'query parameter' },
+  params: { whole: 'the path', subject: 'The path is', member: 'path parameter' },
+  headers: { whole: 'the headers', subject: 'The request headers are', member: 'header' },
 };
 
 export const memberNoun = (part: RequestPart) => PARTS[part].member;
+
+/** "The request body is", to begin a 422's summary of what is wrong with that part. */
+export const partSubject = (part: string | undefined): string => PARTS[(part ?? 'body') as RequestPart]?.subject ?? 'The request is';
 
 const TOKEN_PREFIX = /^(ak|sk|pk|rk|whsec|ghp|gho|github_pat|xox[a-z])_/i;
 const TOKEN_LIKE = /[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i;
