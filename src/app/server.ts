@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { apiDocsRoutes } from '../modules/apidocs/apidocs.routes.ts';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
 import { API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
+import { registerMcp } from './mcp.ts';
 import { openapiOptions } from './openapi/openapi.document.ts';
 import type { Services } from './container.ts';
 import { AppError } from '../shared/errors.ts';
@@ -144,6 +145,9 @@ export async function buildServer(
 
   // Every /api/v1/ endpoint, each behind the checks in their one order: see api.ts.
   await app.register(apiRoutes, { prefix: API_PREFIX, services });
+
+  // The same usecases and keys for AI agents, over the Model Context Protocol: see mcp.ts.
+  await registerMcp(app, services);
 
   await app.register(dashboardRoutes, {
     prefix: '/dashboard',

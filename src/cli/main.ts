@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { isAppError } from '../shared/errors.ts';
 import { accountsCommand } from './accounts.ts';
 import type { CliIo } from './io.ts';
+import { mcpCommand } from './mcp.ts';
 import { monitorsCommand } from './monitors.ts';
 import { creditsCommand, keysCommand } from './operator.ts';
 
@@ -38,6 +39,7 @@ export function subpilotProgram(io: CliIo): Command {
   program.addCommand(creditsCommand(io));
   program.addCommand(keysCommand(io));
   program.addCommand(monitorsCommand(io));
+  program.addCommand(mcpCommand(io));
 
   // Commands joined with addCommand inherit no settings, so each one is told to write through io and
   // to throw its exit code to main rather than end the process.

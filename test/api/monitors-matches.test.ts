@@ -3,16 +3,18 @@ import { creditsIn } from '../../src/modules/credits/credits.usecases.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import { matchStore } from '../support/matches.ts';
 
 const body = { name: 'Launch watch', subreddits: ['r/node', 'r/Quarantined', 'r/secret'], keywords: ['subpilot'], sources: ['posts', 'comments'] };
 
 describe.each(engines)('a monitor’s matches and health through the API on %s', (engine) => {
   let app: TestApp;
-  let stored = 0;
+  let storeMatches: ReturnType<typeof matchStore>;
 
   beforeAll(async () => {
     // No poller: the tests store matches, gaps and read states themselves, as the poller would.
     app = await startTestApp(engine, { worker: false });
+    storeMatches = matchStore(app.services.db);
   });
   afterAll(() => app.close());
 
@@ -22,36 +24,6 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
     return (await response.json()) as { id: string };
   }
 
-  /** Stores `count` matches in this order, as the poller does; returns their ids. */
-  async function storeMatches(monitorId: string, accountId: string, count: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const n = ++stored;
-      const id = `mat_${n.toString(16).padStart(28, '0')}`;
-      await app.services.db
-        .insertInto('monitor_matches')
-        .values({
-          id,
-          monitor_id: monitorId,
-          account_id: accountId,
-          type: n % 2 ? 'post' : 'comment',
-          reddit_id: n % 2 ? `t3_m${n}` : `t1_m${n}`,
-          subreddit: 'r/node',
-          title: `Trying subpilot ${n}`,
-          body: 'ünïcode body 🚀',
-          author: 'someone',
-          permalink: `https://www.reddit.com/r/node/comments/m${n}/`,
-          created_at: '2026-05-01T09:59:00.000Z',
-          matched_keywords: '["subpilot"]',
-          found_at: '2026-05-01T10:00:00.000Z',
-          webhook_batch: null,
-          notified_at: null,
-        })
-        .execute();
-      ids.push(id);
-    }
-    return ids;
-  }
 
   const matches = async (token: string, monitorId: string, query: string) => {
     const response = await app.api('GET', `/api/v1/monitors/${monitorId}/matches?${query}`, { token });

@@ -16,9 +16,13 @@ const LAYERS: [prefix: string, rank: number][] = [
   ['src/shared/', 1],
 ];
 
-/** A module file's role, from its name: the HTTP edge, the usecases, the repository, or the rest. */
+/**
+ * A module file's role, from its name: the edge (HTTP routes, the dashboard, and the MCP endpoint and
+ * its tools, which call usecases as routes do), the usecases, the repository, or the rest.
+ */
 export function roleRank(path: string): number {
   if (/\.(routes|hooks)\.ts$|-routes\.ts$|\/views\/|\/dashboard\/dashboard\.[a-z]+\.ts$|\/html\.ts$/.test(path)) return 3;
+  if (/\/mcp\/mcp\.(endpoint|tools(-[a-z]+)?)\.ts$/.test(path)) return 3;
   if (/\.(usecases|runner|recovery|delivery)\.ts$/.test(path)) return 2;
   if (/\.(repository|stores|budget-stores)\.ts$/.test(path)) return 1;
   return 0;

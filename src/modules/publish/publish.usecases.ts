@@ -227,6 +227,16 @@ export function createPublishUsecases(deps: {
       return afterCommitOf(committing, () => goOut(user, row, target, leaseMs));
     },
 
+    /** What publish would post, where, as whom and for how much, without posting or charging: for a person to approve first. */
+    async preview(caller: Caller, body: PublishBody) {
+      const target = await resolveTarget(caller.accountId, body, generate.get);
+      await connections.assertConnected(caller.accountId);
+      const author = (await connections.get(caller.accountId))?.username ?? null;
+      const price = chargeFor(prices, { kind: 'publication', id: 'preview' });
+      const { kind: type, target: where, title, body: text, generationId } = target;
+      return { type, target: where, title, body: text, generation_id: generationId, author, price, balance: await spendableBalance(caller.accountId) };
+    },
+
     async get(accountId: string, id: string) {
       const row = await publications.findForAccount(accountId, id);
       if (!row) throw publishErrors.notFound();

@@ -64,6 +64,13 @@ type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 const validationErrors = (issues: readonly ValidationIssue[]) =>
   issues.map((issue) => ({ path: safePointer(issue.instancePath), message: issue.message ?? 'is not valid' }));
 
+/** The 422 for issues the validator compiler (validator.ts) found in `subject` ("The request body is", "The arguments are"). */
+export function invalidInput(issues: readonly ValidationIssue[], subject: string): AppError {
+  const errors = validationErrors(issues);
+  const summary = errors.map((e) => e.message).join('; ');
+  return new AppError({ code: 'request.invalid', status: 422, message: `${subject} not valid: ${summary}.`, extra: { errors } });
+}
+
 /**
  * Node's error when the client closes the connection before its request body is complete. Its code,
  * ECONNRESET, is also what a dropped database connection reports ("read ECONNRESET"), so the message
@@ -76,12 +83,7 @@ export function toAppError(error: FastifyError): AppError {
   if (isClientAbort(error)) {
     return new AppError({ code: 'request.aborted', status: 400, message: 'The client closed the connection before the request body was complete.' });
   }
-  if (error.validation) {
-    const errors = validationErrors(error.validation);
-    const summary = errors.map((e) => e.message).join('; ');
-    const subject = partSubject(error.validationContext);
-    return new AppError({ code: 'request.invalid', status: 422, message: `${subject} not valid: ${summary}.`, extra: { errors } });
-  }
+  if (error.validation) return invalidInput(error.validation, partSubject(error.validationContext));
   if (isDatabaseUnavailable(error)) {
     return new AppError({
       code: 'unavailable',

@@ -1,0 +1,85 @@
+import Type, { type TSchema } from 'typebox';
+import { invalidInput } from '../../shared/http/error-mapper.ts';
+import { RULE_KEYWORD } from '../../shared/http/validation-messages.ts';
+import { strictValidatorCompiler } from '../../shared/http/validator.ts';
+
+type Json = Record<string, unknown>;
+type Properties = Record<string, TSchema>;
+
+const branchesOf = (schema: TSchema): TSchema[] | undefined => (schema as { oneOf?: TSchema[] }).oneOf;
+
+/**
+ * A route's schema with more fields, as a tool's arguments: an id from the path next to the query or
+ * body fields, or `confirm` next to each shape of a publish body. No other field is accepted, like the
+ * API's bodies. The fields keep the route's own schemas, so the rules are written once.
+ */
+export function argumentsOf(schema: TSchema | null, extra: Properties = {}): TSchema {
+  const branches = schema ? branchesOf(schema) : undefined;
+  if (branches) {
+    const { oneOf: _branches, ...options } = schema as Json;
+    return Type.Unsafe({ ...options, oneOf: branches.map((branch) => argumentsOf(branch, extra)) });
+  }
+  const own = (schema as { properties?: Properties } | null)?.properties ?? {};
+  const title = (schema as { title?: string } | null)?.title;
+  return Type.Object({ ...own, ...extra }, { additionalProperties: false, ...(title ? { title } : {}) });
+}
+
+/** The JSON of a schema, with each `x-rule` (our wording for a pattern) folded into the description the model reads. */
+function plain(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(plain);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { [RULE_KEYWORD]: rule, ...rest } = schema as Json;
+  const out: Json = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, plain(value)]));
+  if (typeof rule === 'string') out.description = out.description ? `${out.description}; ${rule}` : rule;
+  return out;
+}
+
+/** Two branches' schemas of one field as one: literals become an enum of them, anything else keeps the first. */
+function mergeField(first: Json, next: Json): Json {
+  const values = (s: Json) => ('const' in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined);
+  const [a, b] = [values(first), values(next)];
+  if (!a || !b) return first;
+  const { const: _c, enum: _e, ...rest } = first;
+  return { ...rest, enum: [...new Set([...a, ...b])] };
+}
+
+/**
+ * What `tools/list` shows for a tool's arguments. MCP wants an object at the top, and several hosts
+ * (Claude's API among them) refuse a top-level `oneOf`, so a union of shapes is shown as one object
+ * with every shape's fields, required only where every shape requires them, and the shapes named in
+ * the description. The call itself is checked against the union (`checkerOf`), so nothing is looser.
+ */
+export function advertisedSchema(schema: TSchema): Json {
+  const json = plain(JSON.parse(JSON.stringify(schema))) as Json;
+  const branches = json.oneOf as Json[] | undefined;
+  if (!branches) return json;
+  const properties: Record<string, Json> = {};
+  for (const branch of branches) {
+    for (const [name, field] of Object.entries((branch.properties ?? {}) as Record<string, Json>)) {
+      properties[name] = properties[name] ? mergeField(properties[name], field) : field;
+    }
+  }
+  const requiredBy = branches.map((branch) => new Set((branch.required ?? []) as string[]));
+  const required = Object.keys(properties).filter((name) => requiredBy.every((set) => set.has(name)));
+  const shapes = branches.map((branch) => `${branch.title ?? 'shape'} (${((branch.required ?? []) as string[]).join(', ')})`);
+  return {
+    type: 'object',
+    description: `Exactly one of these shapes, with its required fields: ${shapes.join('; ')}.`,
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A tool's arguments, checked by the API's own validator: the same rules and the same words a person
+ * can act on ("sort must be one of new, relevance, top"), as a 422 request.invalid the tool reports.
+ */
+export function checkerOf<T>(name: string, schema: TSchema): (args: unknown) => T {
+  const validate = strictValidatorCompiler({ schema, method: 'POST', url: `/mcp ${name}`, httpPart: 'body' });
+  return (args) => {
+    const result = validate(args ?? {}) as { value?: unknown; error?: Parameters<typeof invalidInput>[0] };
+    if (result.error) throw invalidInput(result.error, 'The arguments are');
+    return (result.value ?? args ?? {}) as T;
+  };
+}

@@ -1,0 +1,51 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { TSchema } from 'typebox';
+import type { Prices } from '../../shared/config/config.ts';
+import type { CreditsUsecases } from '../credits/credits.usecases.ts';
+import type { GenerateUsecases } from '../generate/generate.usecases.ts';
+import type { Caller } from '../keys/keys.usecases.ts';
+import type { Scope } from '../keys/keys.scopes.ts';
+import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
+import type { PublishUsecases } from '../publish/publish.usecases.ts';
+import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
+import type { ToolAnswer } from './mcp.results.ts';
+
+/** The usecases the tools call: the same ones, with the same caller, as the API's routes. */
+export interface ToolDeps {
+  scrape: ScrapeUsecases;
+  monitors: MonitorsUsecases;
+  generate: GenerateUsecases;
+  publish: PublishUsecases;
+  credits: CreditsUsecases;
+  prices: Prices;
+  /** How long search_reddit waits for a scrape before answering with its id, as POST /scrape does. */
+  scrapeWaitMs: number;
+}
+
+/**
+ * One tool: the scope a key needs for it (as the matching route's `config.scope`), its arguments as
+ * a schema made of the route's own schemas, and what it does with them.
+ */
+export interface Tool {
+  name: string;
+  title: string;
+  /** What the model reads to choose it: what it does, what it costs, every side effect. */
+  description: string;
+  scope: Scope;
+  schema: TSchema;
+  annotations: ToolAnnotations;
+  // The arguments have passed `schema`; each tool reads them as its route reads its body.
+  run: (caller: Caller, args: never) => Promise<ToolAnswer>;
+}
+
+/** A tool whose `run` is typed by its arguments, stored with the others. */
+export const tool = <A>(definition: Omit<Tool, 'run'> & { run: (caller: Caller, args: A) => Promise<ToolAnswer> }): Tool =>
+  definition as Tool;
+
+export const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+/** "Charged 3 credits; balance 97." from the `credits` member every billable answer carries. */
+export function chargeLine(view: { credits: { charged: number; balance?: number } }): string {
+  const { charged, balance } = view.credits;
+  return `Charged ${credits(charged)}${balance === undefined ? '' : `; balance ${credits(balance)}`}.`;
+}

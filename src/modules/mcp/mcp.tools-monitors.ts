@@ -1,0 +1,116 @@
+import type { Static } from 'typebox';
+import { pageQuerySchema } from '../../shared/http/schemas.ts';
+import {
+  matchesQuerySchema,
+  monitorBodySchema,
+  monitorParamsSchema,
+  monitorPatchSchema,
+  type MonitorBody,
+  type MonitorPatchBody,
+} from '../monitors/monitors.schemas.ts';
+import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
+import { argumentsOf } from './mcp.schemas.ts';
+import { credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
+
+type MonitorView = Awaited<ReturnType<ToolDeps['monitors']['get']>>;
+type MatchPage = Awaited<ReturnType<ToolDeps['monitors']['matches']>>;
+type PageArgs = Static<typeof pageQuerySchema>;
+type MatchArgs = Static<typeof matchesQuerySchema> & { id: string };
+
+const describeMonitor = (m: MonitorView) =>
+  `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${m.keywords.map((k) => `"${k}"`).join(', ')} in ${m.subreddits.join(', ')}`;
+
+/**
+ * Matches for an agent: the API's page plus `next_after`, the id to pass as `after` next time so that
+ * only newer matches come back. Without `after` the page is newest first, so that id is its first
+ * match; with `after` it is oldest first, so its last. Unchanged when the page is empty.
+ */
+function matchesAnswer(page: MatchPage, args: MatchArgs): ToolAnswer {
+  const newest = args.after === undefined ? page.data[0] : page.data[page.data.length - 1];
+  const nextAfter = newest?.id ?? args.after ?? null;
+  const more = page.has_more
+    ? args.after === undefined
+      ? `Older matches: call again with cursor ${page.next_cursor}.`
+      : `More new matches waiting: call again with after ${nextAfter}.`
+    : '';
+  const lines = page.data.slice(0, 10).map((m) => `- ${m.id}: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})`);
+  const summary = [
+    `${page.data.length} match${page.data.length === 1 ? '' : 'es'} of monitor ${args.id}${args.after ? ` after ${args.after}` : ''}.`,
+    ...lines,
+    ...(page.data.length > 10 ? [`…and ${page.data.length - 10} more in the structured content.`] : []),
+    more,
+    nextAfter ? `To see only newer matches next time, call with after ${nextAfter}.` : '',
+  ].filter(Boolean);
+  return { summary: summary.join('\n'), data: { ...page, next_after: nextAfter } };
+}
+
+export const monitorTools = ({ monitors, prices }: ToolDeps) => [
+  tool<MatchArgs>({
+    name: 'get_monitor_matches',
+    title: 'Get new matches of a monitor',
+    description:
+      "A monitor's matches (posts and comments that matched), free: spends no credits (each match was charged when it was found). " +
+      'Pass `after` = next_after of your previous call to get only matches you have not seen, oldest first; without it, the newest first. ' +
+      'Up to 100 per call (limit); a long page comes back shorter with has_more.',
+    scope: 'read',
+    schema: argumentsOf(monitorParamsSchema, matchesQuerySchema.properties),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async (caller, args) =>
+      fittedPage(
+        args.limit ?? 20,
+        (limit) => monitors.matches(caller.accountId, args.id, { limit, cursor: args.cursor, after: args.after }),
+        (page) => matchesAnswer(page, args),
+      ),
+  }),
+  tool<MonitorBody>({
+    name: 'create_monitor',
+    title: 'Create a monitor',
+    description:
+      'Starts watching subreddits for new posts and/or comments with the keywords, from now on; each new match is stored once and ' +
+      `costs ${credits(prices.monitorMatch)}, charged when it is found, until the monitor is paused or the credits run out (it then pauses). ` +
+      'Creating it is free. Side effects: a monitor that keeps spending credits; with webhook_url, matches are POSTed there. ' +
+      'Read matches with get_monitor_matches.',
+    scope: 'monitors',
+    schema: argumentsOf(monitorBodySchema),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (caller, args) => {
+      const monitor = await monitors.create(caller.accountId, args, null, caller.via);
+      const summary = `Created monitor ${describeMonitor(monitor)}. Each new match costs ${credits(prices.monitorMatch)}. Read them with get_monitor_matches, id ${monitor.id}.`;
+      return { summary, data: monitor };
+    },
+  }),
+  tool<PageArgs>({
+    name: 'list_monitors',
+    title: 'List monitors',
+    description: "This account's monitors, newest first, up to 100 a page (limit; pass next_cursor as cursor for the next). Free: spends no credits.",
+    scope: 'read',
+    schema: argumentsOf(pageQuerySchema),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async (caller, args) =>
+      fittedPage(
+        args.limit ?? 20,
+        (limit) => monitors.list(caller.accountId, { limit, cursor: args.cursor }),
+        (page) => ({
+          summary: [
+            `${page.data.length} monitor${page.data.length === 1 ? '' : 's'}${page.has_more ? `; more with cursor ${page.next_cursor}` : ''}.`,
+            ...page.data.map((m) => `- ${describeMonitor(m)}`),
+          ].join('\n'),
+          data: page,
+        }),
+      ),
+  }),
+  tool<MonitorPatchBody & { id: string }>({
+    name: 'update_monitor',
+    title: 'Update a monitor',
+    description:
+      'Changes a monitor: status "paused" stops it (and its spending), "active" resumes it; any other field given replaces its value, ' +
+      'fields left out keep theirs. Free: spends no credits, but an active monitor spends as matches arrive.',
+    scope: 'monitors',
+    schema: argumentsOf(monitorParamsSchema, monitorPatchSchema.properties),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (caller, { id, ...patch }) => {
+      const monitor = await monitors.update(caller.accountId, id, patch);
+      return { summary: `Updated monitor ${describeMonitor(monitor)}.`, data: monitor };
+    },
+  }),
+];
