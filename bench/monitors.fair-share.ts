@@ -39,13 +39,15 @@ export async function runFairShare(options: { minutes: number; seed: number }) {
     };
     const [greedy, normal] = [await account('greedy'), await account('normal')];
     const sources = ['posts', 'comments'] as ('posts' | 'comments')[];
+    // The API's: a hundred subreddits a monitor is what a script sends, not a person on the dashboard.
+    const api = { via: 'api' } as const;
     for (let m = 0; m < GREEDY_MONITORS; m++) {
       const subreddits = greedyNames.slice(m * 100, (m + 1) * 100).map((name) => `r/${name}`);
-      await services.monitors.create(greedy, { name: `greedy ${m}`, subreddits, keywords: ['needle'], sources });
+      await services.monitors.create(greedy, { name: `greedy ${m}`, subreddits, keywords: ['needle'], sources }, api);
     }
     for (let m = 0; m < 5; m++) {
       const subreddits = NORMAL_SUBREDDITS.slice(m * 4, m * 4 + 8).map((name) => `r/${name}`);
-      await services.monitors.create(normal, { name: `normal ${m}`, subreddits, keywords: ['needle'], sources });
+      await services.monitors.create(normal, { name: `normal ${m}`, subreddits, keywords: ['needle'], sources }, api);
     }
     const totals = { requests: 0, deferred: 0, gaps: 0 };
     const cycle = async () => {

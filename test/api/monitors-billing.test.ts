@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
+import { DashboardClient } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import { createMonitor, cycle, startMonitorsApp, storedMatches, type PinnedClock } from '../support/monitors.ts';
@@ -75,6 +76,26 @@ describe.each(engines)('what monitors charge on %s', (engine) => {
     expect(await monitorRow(monitor.id)).toMatchObject({ status: 'active', paused_reason: null });
     expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id).at(-1)).toBe(`t3_${next[0]!.id}`);
     expect(await ledgerSum(app.services.db, accountId)).toBe(96);
+  });
+
+  it('a monitor\'s charges say where it was created: on the dashboard, or through the API', async () => {
+    const { accountId, token, email } = await app.accountWithKey(10);
+    await app.services.accounts.setPassword(email, 'correct horse battery');
+    const browser = new DashboardClient(app.url);
+    await browser.logIn(email, 'correct horse battery');
+    const form = { name: 'From the dashboard', subreddits: 'billing', keywords: 'okapi', sources: 'posts' };
+    expect((await browser.submit('/dashboard/monitors', '/dashboard/monitors', form)).status).toBe(303);
+    await createMonitor(app, token, { name: 'From the API', subreddits: ['r/billing'], keywords: ['okapi'] });
+    await cycle(app);
+    await postsThenCycle('okapi', 1);
+
+    const usage = await (await app.api('GET', '/api/v1/usage', { token })).json();
+    const charges = usage.data.filter((e: { type: string }) => e.type === 'charge').map((e: { description: string; via: string }) => [e.description, e.via]);
+    expect(charges.sort()).toEqual([
+      ['Monitor “From the API”: 1 match', 'api'],
+      ['Monitor “From the dashboard”: 1 match', 'dashboard'],
+    ]);
+    expect(await ledgerSum(app.services.db, accountId)).toBe(8);
   });
 
   it('PRICE_MONITOR_MATCH sets the price per match', async () => {

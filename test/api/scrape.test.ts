@@ -167,6 +167,16 @@ describe.each(engines)('POST /api/v1/scrape (spec section 4) on %s', (engine) =>
     const rest = await (await app.api('GET', `/api/v1/usage?cursor=${usage.next_cursor}`, { token })).json();
     expect(rest.data.map((e: { type: string }) => e.type)).toEqual(['charge', 'grant']);
   });
+
+  it('a usage entry says a scrape made with a key came through the API, and a grant, which no call made, says null', async () => {
+    const { token } = await app.accountWithKey(5);
+    const scrape = await (await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/node'], keywords: ['node'] } })).json();
+    const usage = await (await app.api('GET', '/api/v1/usage', { token })).json();
+    expect(usage.data.map((e: { type: string; scrape_id: string | null; via: string | null }) => [e.type, e.scrape_id, e.via])).toEqual([
+      ['charge', scrape.id, 'api'],
+      ['grant', null, null],
+    ]);
+  });
 });
 
 describe.each(engines)('scrape without Reddit credentials on %s', (engine) => {

@@ -63,8 +63,8 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
       name: 'Launch watch',
       subreddits: ['r/node', 'r/typescript'],
       keywords: ['subpilot', 'reddit api', 'launch'],
-    });
-    const newer = await monitorsAt(new Date(now.getTime() - 1000)).create(accountId, { name: 'Hiring', subreddits: ['r/jobs'], keywords: ['node'] });
+    }, { via: 'api' });
+    const newer = await monitorsAt(new Date(now.getTime() - 1000)).create(accountId, { name: 'Hiring', subreddits: ['r/jobs'], keywords: ['node'] }, { via: 'api' });
     await monitorsAt(now).update(accountId, newer.id, { status: 'paused' });
     await storeMatch(older.id, accountId, now.toISOString(), 1);
     await storeMatch(older.id, accountId, now.toISOString(), 2);

@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
       keywords: ['n8n', 'averyveryverylongkeywordwithoutanyspacesatall'],
       sources: ['posts', 'comments'],
       webhook_url: `http://127.0.0.1:${receiver.port}${LONG_PATH}`,
-    });
+    }, { via: 'dashboard' });
     fixture.monitorId = monitor.id;
     await insertMatches(app.services.db, { monitorId: monitor.id, accountId: account.id, count: 3, title: `n8n: ${'averyveryverylongwordwithoutanyspaces'.repeat(3)}` });
 

@@ -4,17 +4,19 @@ import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp }
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
 
+/** The cells of each row of the Credits page's table. */
+function ledgerCells(page: string) {
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(page)![1]!;
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!));
+}
+
 /** The Credits page's rows as (link, description, type) read from the HTML. */
 function ledgerRows(page: string) {
-  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(page)![1]!;
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => {
-    const cells = [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
-    return {
-      href: /<a href="([^"]+)">/.exec(cells[1]!)?.[1] ?? null,
-      description: cells[1]!.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").trim(),
-      type: cells[2],
-    };
-  });
+  return ledgerCells(page).map((cells) => ({
+    href: /<a href="([^"]+)">/.exec(cells[1]!)?.[1] ?? null,
+    description: cells[1]!.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").trim(),
+    type: cells[2],
+  }));
 }
 
 describe.each(engines)('the ledger explains itself, with Drafts and Publications pages, on %s', (engine) => {
@@ -62,6 +64,13 @@ describe.each(engines)('the ledger explains itself, with Drafts and Publications
     ]);
   });
 
+  it('every row says through which interface the call it paid for came, and a grant, which no call made, shows a dash', async () => {
+    const page = (await account.dashboard.get('/dashboard/credits')).body;
+    expect(page).toContain('<th>Key</th><th>Via</th>');
+    const via = ledgerCells(page).map((cells) => cells[6]!.replace(/<[^>]+>/g, '').trim());
+    expect(via).toEqual([...Array(7).fill('API'), '—']);
+  });
+
   it('a refund row never says "nothing was charged" or "refunded" next to the charge it reverses', async () => {
     const page = (await account.dashboard.get('/dashboard/credits')).body;
     expect(page).not.toMatch(/nothing was charged/i);
@@ -78,8 +87,9 @@ describe.each(engines)('the ledger explains itself, with Drafts and Publications
       publication_id: ids.refusedPublication,
       reason: expect.stringContaining('THREAD_LOCKED'),
       description: expect.stringMatching(/^Refund for the publication of a comment on t3_lg1: /),
+      via: 'api',
     });
-    expect(usage.data.at(-1)).toMatchObject({ type: 'grant', reason: 'test', description: 'Operator grant: test', key: null });
+    expect(usage.data.at(-1)).toMatchObject({ type: 'grant', reason: 'test', description: 'Operator grant: test', key: null, via: null });
   });
 
   it('the Drafts page lists the account\'s drafts newest first, each linking to its page', async () => {

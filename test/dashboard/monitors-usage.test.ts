@@ -21,7 +21,7 @@ describe.each(engines)('the Monitors page’s usage of the account limits on %s'
   }
 
   const watch = (accountId: string, subreddits: string[]) =>
-    app.services.monitors.create(accountId, { name: 'watch', subreddits, keywords: ['launch'] });
+    app.services.monitors.create(accountId, { name: 'watch', subreddits, keywords: ['launch'] }, { via: 'dashboard' });
 
   it('shows how many monitors and different subreddits the account uses against its limits, paused monitors included', async () => {
     const { browser, accountId } = await member();

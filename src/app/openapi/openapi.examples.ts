@@ -124,6 +124,7 @@ const ledgerEntry = {
   publication_id: null,
   reason: null,
   description: 'Scrape of r/SaaS, r/freelance: 1 post',
+  via: 'api',
   created_at: created,
 };
 

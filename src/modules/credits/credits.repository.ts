@@ -131,6 +131,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .select(['g.type as generation_type', 'g.subreddit as generation_subreddit', 'g.error as generation_error'])
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
       .select(['l.monitor_id', 'l.match_count', 'm.name as monitor_name'])
+      // The interface of the call it paid for: at most one of the four is joined; a grant joins none.
+      .select((eb) => eb.fn.coalesce('s.via', 'g.via', 'p.via', 'm.via').as('via'))
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')
       .limit(limit + 1);

@@ -18,6 +18,10 @@ const ledgerEntrySchema = Type.Object(
     publication_id: Type.Union([Type.String(), Type.Null()]),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
     description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
+    via: Type.Union([Type.Literal('api'), Type.Literal('mcp'), Type.Literal('dashboard'), Type.Null()], {
+      description:
+        'Through which interface the call that this entry pays for came: api, mcp or dashboard; null for grants, operator moves and entries older than this field',
+    }),
     created_at: Type.String({ format: 'date-time' }),
   },
   { title: 'UsageEntry' },

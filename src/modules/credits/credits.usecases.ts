@@ -165,6 +165,7 @@ export function createCreditsUsecases(deps: { db: Database; clock: () => Date })
           publication_id: row.publication_id,
           reason: row.reason,
           description: describeLedgerEntry(row),
+          via: row.via,
           created_at: row.created_at,
         })),
       };

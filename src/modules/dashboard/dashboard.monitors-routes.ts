@@ -153,7 +153,7 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
     const form = formOfBody(request.body);
     const input = inputOf(form);
     try {
-      const monitor = await monitors.create(sessionOf(request).accountId, input);
+      const monitor = await monitors.create(sessionOf(request).accountId, input, { via: 'dashboard' });
       return reply.redirect(`/dashboard/monitors/${monitor.id}?done=created`, 303);
     } catch (error) {
       const problem = formProblem(error);

@@ -1,3 +1,5 @@
+import type { Via } from '../../shared/via.ts';
+
 export interface GenerationsTable {
   id: string;
   account_id: string;
@@ -17,6 +19,8 @@ export interface GenerationsTable {
   lease_expires_at: string | null;
   created_at: string;
   completed_at: string | null;
+  /** The interface of the call that made it (`Caller.via`); null for rows older than migration 0017 made without a key. */
+  via: Via | null;
 }
 
 declare module '../../shared/db/database.ts' {

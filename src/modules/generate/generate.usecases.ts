@@ -167,6 +167,7 @@ export function createGenerateUsecases(deps: {
         lease_expires_at: new Date(now.getTime() + leaseFor(llm.budgetMs())).toISOString(),
         created_at: now.toISOString(),
         completed_at: null,
+        via: caller.via,
       };
       const committing = committingGeneration(row.id, price);
       // Charged before the model is called (see creditsIn), with its record and its Idempotency-Key in one

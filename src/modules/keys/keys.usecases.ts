@@ -8,6 +8,14 @@ import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { dayOf, utcDayStart } from '../../shared/calendar.ts';
 import { formatScopes, parseScopes, scopesOf, type Scope } from './keys.scopes.ts';
+import type { Via } from '../../shared/via.ts';
+
+/**
+ * Through which interface a call made with a key came: `api`, the REST API under /api/v1; `mcp`, the
+ * MCP server acting with the key. Written on what the call creates, so the ledger can say where spend
+ * came from. The dashboard acts with a session, never a key, so it is no caller's channel.
+ */
+export type CallerVia = Extract<Via, 'api' | 'mcp'>;
 
 export interface Caller {
   accountId: string;
@@ -19,6 +27,8 @@ export interface Caller {
   scopes: Scope[];
   /** Whole credits the key may spend per UTC month, holds included; null: no limit. */
   monthlyCreditLimit: number | null;
+  /** `authenticate` sets `api`; the MCP server hands the usecases `{ ...caller, via: 'mcp' }`. */
+  via: CallerVia;
 }
 
 /** What an owner may set on a new key; left out or null: every scope, no limit, no expiry. */
@@ -184,6 +194,7 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
         fingerprint,
         scopes: scopesOf(key.scopes),
         monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
+        via: 'api',
       };
     },
   };

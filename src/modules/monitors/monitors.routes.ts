@@ -48,7 +48,8 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       },
     },
     async (request, reply) => {
-      return created(reply, await monitors.create(callerOf(request).accountId, request.body, request.idempotency));
+      const { accountId, via } = callerOf(request);
+      return created(reply, await monitors.create(accountId, request.body, { via, idempotency: request.idempotency }));
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { RedditItem } from '../../integrations/reddit/reddit.types.ts';
 import type { MatchMode } from '../../shared/matching/keywords.ts';
+import type { Via } from '../../shared/via.ts';
 
 export type { MatchMode };
 export type MonitorSource = 'posts' | 'comments';
@@ -35,6 +36,8 @@ export interface MonitorsTable {
    * and clears it; null when nothing is owed.
    */
   resume_from: string | null;
+  /** How it was created: through the API, MCP or the dashboard; null for monitors older than migration 0017. */
+  via: Via | null;
   created_at: string;
   updated_at: string;
 }

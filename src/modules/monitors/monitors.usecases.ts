@@ -12,6 +12,7 @@ import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
 import { idempotencyIn, type IdempotencyClaim } from '../idempotency/idempotency.usecases.ts';
 import type { SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { utcDayStart } from '../../shared/calendar.ts';
+import type { Via } from '../../shared/via.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
 import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
@@ -24,8 +25,12 @@ import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type 
 export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
 
 export interface MonitorsUsecases {
-  /** `idempotency`: the request's Idempotency-Key, bound to the monitor in the transaction that creates it. */
-  create(accountId: string, input: MonitorInput, idempotency?: IdempotencyClaim | null): Promise<MonitorView>;
+  /**
+   * `via`: the interface it is created through, which its charges show in the ledger (no default, so
+   * every new caller says it); `idempotency`: the request's Idempotency-Key, bound to the monitor in the
+   * transaction that creates it.
+   */
+  create(accountId: string, input: MonitorInput, options: { via: Via; idempotency?: IdempotencyClaim | null }): Promise<MonitorView>;
   list(accountId: string, page: { limit: number; cursor?: string }): Promise<Page<MonitorView>>;
   /** 404 `monitors.not_found` for an unknown id or another account's. */
   get(accountId: string, id: string): Promise<MonitorView>;
@@ -106,7 +111,7 @@ export function createMonitorsUsecases(deps: {
   }
 
   return {
-    async create(accountId, input, idempotency = null) {
+    async create(accountId, input, { via, idempotency = null }) {
       const settings = newMonitorSettings(input);
       if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
@@ -121,6 +126,7 @@ export function createMonitorsUsecases(deps: {
         ...columnsOf(settings),
         watch_from: at,
         resume_from: null,
+        via,
         created_at: at,
         updated_at: at,
       } as MonitorRow;

@@ -1,3 +1,5 @@
+import type { Via } from '../../shared/via.ts';
+
 /** `unknown`: Reddit did not answer in time; checked against the author's listings, or refunded if it never can be. */
 export interface PublicationsTable {
   id: string;
@@ -25,6 +27,8 @@ export interface PublicationsTable {
   author: string | null;
   /** Recovery rounds in which Reddit could not be asked whether it went out. */
   recovery_checks: number;
+  /** The interface of the call that made it (`Caller.via`); null for rows older than migration 0017 made without a key. */
+  via: Via | null;
 }
 
 declare module '../../shared/db/database.ts' {

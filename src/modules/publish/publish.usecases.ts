@@ -218,6 +218,7 @@ export function createPublishUsecases(deps: {
         completed_at: null,
         author,
         recovery_checks: 0,
+        via: caller.via,
       };
 
       const committing = committingPublication(row.id, price);

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { Via } from '../../shared/via.ts';
 export interface ScrapesTable {
   id: string;
   account_id: string;
@@ -17,6 +18,8 @@ export interface ScrapesTable {
   webhook_url: string | null;
   /** Posts Reddit sent that could not be read and were left out. */
   skipped: Generated<number>;
+  /** The interface of the call that made it (`Caller.via`); null for rows older than migration 0017 made without a key. */
+  via: Via | null;
 }
 
 export type ScrapeRow = Selectable<ScrapesTable>;

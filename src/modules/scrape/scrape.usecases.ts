@@ -140,6 +140,7 @@ export function createScrapeUsecases(deps: {
         completed_at: null,
         attempts: 0,
         webhook_url: body.webhook_url ?? null,
+        via: caller.via,
       };
       const committing = committingScrape(row.id, price);
       // The key, the hold and the queued scrape commit together: no hold without a scrape to settle it,

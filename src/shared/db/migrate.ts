@@ -16,6 +16,7 @@ import { monitorSeenMigration } from './migrations/0013_monitor_seen.ts';
 import { monitorResumeMigration } from './migrations/0014_monitor_resume.ts';
 import { redditAppStateMigration } from './migrations/0015_reddit_app_state.ts';
 import { subredditOmittedNamesMigration } from './migrations/0016_subreddit_omitted_names.ts';
+import { viaMigration } from './migrations/0017_via.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014_monitor_resume': monitorResumeMigration,
   '0015_reddit_app_state': redditAppStateMigration,
   '0016_subreddit_omitted_names': subredditOmittedNamesMigration,
+  '0017_via': viaMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

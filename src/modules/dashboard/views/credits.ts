@@ -16,6 +16,8 @@ function pageOf(entry: Entry): string | null {
   return null;
 }
 
+const VIA_LABELS = { api: 'API', mcp: 'MCP', dashboard: 'Dashboard' } as const;
+
 /** Isolated: it can quote a subreddit or Reddit's own words, which may carry bidirectional controls. */
 function described(entry: Entry): Html {
   const href = pageOf(entry);
@@ -25,7 +27,7 @@ function described(entry: Entry): Html {
 function ledgerTable(usage: Usage): Html {
   if (usage.data.length === 0) return html`<p class="muted">No credit movements yet.</p>`;
   return html`<div class="table-scroll"><table>
-  <thead><tr><th>When</th><th>For</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th></tr></thead>
+  <thead><tr><th>When</th><th>For</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th><th>Via</th></tr></thead>
   <tbody>
   ${usage.data.map(
     (entry) => html`<tr>
@@ -35,6 +37,7 @@ function ledgerTable(usage: Usage): Html {
     <td class="num ${entry.amount < 0 ? 'minus' : 'plus'}">${signed(entry.amount)}</td>
     <td class="num">${entry.balance_after}</td>
     <td>${entry.key ? html`${entry.key.name} <code>${entry.key.prefix}…</code>` : html`<span class="muted">—</span>`}</td>
+    <td>${entry.via ? VIA_LABELS[entry.via] : html`<span class="muted">—</span>`}</td>
   </tr>`,
   )}
   </tbody>

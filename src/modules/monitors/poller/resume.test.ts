@@ -23,6 +23,7 @@ function monitorOf(fields: Partial<MonitorRow> = {}): MonitorRow {
     max_matches_per_day: null,
     watch_from: at(0),
     resume_from: at(10),
+    via: 'api',
     created_at: at(0),
     updated_at: at(0),
     ...fields,
