@@ -77,6 +77,8 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const monitor = await callTool(client, 'create_monitor', { name: 'Query builders', subreddits: ['r/node'], keywords: ['kysely'] });
     expect(monitor.structuredContent).toMatchObject({ name: 'Query builders', status: 'active' });
     const monitorId = monitor.structuredContent!.id as string;
+    // Its charges, made later by the poller, will say the monitor came through MCP.
+    expect((await app.services.db.selectFrom('monitors').select('via').where('id', '=', monitorId).executeTakeFirstOrThrow()).via).toBe('mcp');
     const list = await callTool(client, 'list_monitors');
     expect((list.structuredContent!.data as { id: string }[]).map((m) => m.id)).toEqual([monitorId]);
     const paused = await callTool(client, 'update_monitor', { id: monitorId, status: 'paused' });
@@ -93,8 +95,8 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const balance = await callTool(client, 'get_balance');
     expect(balance.structuredContent).toEqual({ balance: 100 - 1 - PRICES.generate - PRICES.publish });
     const usage = await callTool(client, 'list_usage', { limit: 3 });
-    const entries = usage.structuredContent!.data as { amount: number; key: { prefix: string } | null }[];
-    expect(entries.map((e) => e.amount)).toEqual([-PRICES.publish, -PRICES.generate, -1]);
+    const entries = usage.structuredContent!.data as { amount: number; key: { prefix: string } | null; via: string | null }[];
+    expect(entries.map((e) => [e.amount, e.via])).toEqual([[-PRICES.publish, 'mcp'], [-PRICES.generate, 'mcp'], [-1, 'mcp']]);
     expect(entries.every((e) => account.token.startsWith(e.key!.prefix))).toBe(true);
   });
 

@@ -74,7 +74,7 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     schema: argumentsOf(monitorBodySchema),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (caller, args) => {
-      const monitor = await monitors.create(caller.accountId, args, null, caller.via);
+      const monitor = await monitors.create(caller.accountId, args, { via: caller.via });
       const summary = `Created monitor ${describeMonitor(monitor)}. Each new match costs ${credits(prices.monitorMatch)}. Read them with get_monitor_matches, id ${monitor.id}.`;
       return { summary, data: monitor };
     },
