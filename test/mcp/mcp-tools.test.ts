@@ -4,6 +4,7 @@ import formats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import { eventually } from '../support/receiver.ts';
 import { matchStore } from '../support/matches.ts';
 import { callTool, mcpClient, textOf, type Era } from '../support/mcp.ts';
 import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
@@ -29,7 +30,8 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    app = await startPublishingApp(engine);
+    // A short synchronous wait, so that one test can see a scrape outlast it.
+    app = await startPublishingApp(engine, { env: { SCRAPE_SYNC_WAIT_MS: '1000' } });
     app.reddit.posts.push({ id: 'mcp1', subreddit: 'node', title: 'Which query builder for Postgres?', selftext: 'We use raw SQL.', created_utc: hoursAgo(1) });
   });
   afterAll(() => app.close());
@@ -98,6 +100,29 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const entries = usage.structuredContent!.data as { amount: number; key: { prefix: string } | null; via: string | null }[];
     expect(entries.map((e) => [e.amount, e.via])).toEqual([[-PRICES.publish, 'mcp'], [-PRICES.generate, 'mcp'], [-1, 'mcp']]);
     expect(entries.every((e) => account.token.startsWith(e.key!.prefix))).toBe(true);
+  });
+
+  it('a scrape that outlasts the wait answers with its id and credits held; get_scrape then has its results', async () => {
+    const { client } = await connected(10);
+    app.reddit.delayMs = 1500;
+    try {
+      const running = await callTool(client, 'search_reddit', { subreddits: ['r/node'], keywords: ['postgres'] });
+      expect(running.structuredContent).toMatchObject({ status: expect.stringMatching(/^(queued|running)$/), results: [] });
+      const id = running.structuredContent!.id as string;
+      expect(textOf(running)).toContain(`Call get_scrape with id ${id}`);
+      const done = await eventually(async () => {
+        const polled = await callTool(client, 'get_scrape', { id });
+        return polled.structuredContent!.status === 'completed' ? polled : undefined;
+      });
+      expect(done.structuredContent).toMatchObject({ credits: { charged: 1 }, results_page: { total: 1 } });
+    } finally {
+      app.reddit.delayMs = 0;
+    }
+  });
+
+  it('an unknown tool is a protocol error naming the way to the tools', async () => {
+    const { client } = await connected(0);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/No tool is named "delete_everything"; tools\/list names them/);
   });
 
   it('publish without confirm shows what would be posted, where, as whom and the price; nothing is posted or charged', async () => {

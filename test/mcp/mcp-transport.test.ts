@@ -55,6 +55,14 @@ describe.each(engines)('/mcp keys, hosts and instances on %s', (engine) => {
     await expect(mcpClient(app.url, `ak_live_${'0'.repeat(64)}`)).rejects.toThrow(/401/);
   });
 
+  it('GET and DELETE answer 405 with a key (no sessions to stream to or end), 401 without one', async () => {
+    const { token } = await app.accountWithKey(0);
+    for (const method of ['GET', 'DELETE']) {
+      expect((await fetch(`${app.url}/mcp`, { method, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } })).status, method).toBe(405);
+      expect((await fetch(`${app.url}/mcp`, { method })).status, method).toBe(401);
+    }
+  });
+
   it('a key in the URL is refused as by the API, never used', async () => {
     const { token } = await app.accountWithKey(0);
     const response = await fetch(`${app.url}/mcp?api_key=${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(INITIALIZE) });
