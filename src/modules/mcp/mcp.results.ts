@@ -38,7 +38,8 @@ export function toolError(error: unknown): { result: CallToolResult; appError: A
   };
 }
 
-interface Page<T> {
+/** A page of a list, as the API answers it. */
+export interface Page<T> {
   data: T[];
   has_more: boolean;
   next_cursor: string | null;

@@ -8,7 +8,9 @@ import type { Scope } from '../keys/keys.scopes.ts';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
-import type { ToolAnswer } from './mcp.results.ts';
+import { pageQuerySchema } from '../../shared/http/schemas.ts';
+import { fittedPage, type Page, type ToolAnswer } from './mcp.results.ts';
+import { argumentsOf } from './mcp.schemas.ts';
 
 /** The usecases the tools call: the same ones, with the same caller, as the API's routes. */
 export interface ToolDeps {
@@ -49,3 +51,35 @@ export function chargeLine(view: { credits: { charged: number; balance?: number 
   const { charged, balance } = view.credits;
   return `Charged ${credits(charged)}${balance === undefined ? '' : `; balance ${credits(balance)}`}.`;
 }
+
+/**
+ * A free read of one of the account's lists, newest first, paged as the API pages it (`limit`,
+ * `cursor`): the page as the JSON, and a line per item (up to 20) in the text.
+ */
+export const pagedTool = <T>(definition: {
+  name: string;
+  title: string;
+  description: string;
+  noun: [one: string, many: string];
+  list: (accountId: string, page: { limit: number; cursor?: string }) => Promise<Page<T>>;
+  line: (item: T) => string;
+}): Tool =>
+  tool<{ limit?: number; cursor?: string }>({
+    name: definition.name,
+    title: definition.title,
+    description: `${definition.description} Up to 100 a page (limit; pass next_cursor as cursor for the next). Free: spends no credits.`,
+    scope: 'read',
+    schema: argumentsOf(pageQuerySchema),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async (caller, args) =>
+      fittedPage(
+        args.limit ?? 20,
+        (limit) => definition.list(caller.accountId, { limit, cursor: args.cursor }),
+        (page) => {
+          const [one, many] = definition.noun;
+          const more = page.has_more ? `; more with cursor ${page.next_cursor}` : '';
+          const lines = page.data.slice(0, 20).map((item) => `- ${definition.line(item)}`);
+          return { summary: [`${page.data.length} ${page.data.length === 1 ? one : many}${more}.`, ...lines].join('\n'), data: page };
+        },
+      ),
+  });

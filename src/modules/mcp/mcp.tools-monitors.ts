@@ -1,5 +1,4 @@
 import type { Static } from 'typebox';
-import { pageQuerySchema } from '../../shared/http/schemas.ts';
 import {
   matchesQuerySchema,
   monitorBodySchema,
@@ -10,11 +9,10 @@ import {
 } from '../monitors/monitors.schemas.ts';
 import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { credits, pagedTool, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
 type MonitorView = Awaited<ReturnType<ToolDeps['monitors']['get']>>;
 type MatchPage = Awaited<ReturnType<ToolDeps['monitors']['matches']>>;
-type PageArgs = Static<typeof pageQuerySchema>;
 type MatchArgs = Static<typeof matchesQuerySchema> & { id: string };
 
 const describeMonitor = (m: MonitorView) =>
@@ -79,25 +77,13 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
       return { summary, data: monitor };
     },
   }),
-  tool<PageArgs>({
+  pagedTool<MonitorView>({
     name: 'list_monitors',
     title: 'List monitors',
-    description: "This account's monitors, newest first, up to 100 a page (limit; pass next_cursor as cursor for the next). Free: spends no credits.",
-    scope: 'read',
-    schema: argumentsOf(pageQuerySchema),
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (caller, args) =>
-      fittedPage(
-        args.limit ?? 20,
-        (limit) => monitors.list(caller.accountId, { limit, cursor: args.cursor }),
-        (page) => ({
-          summary: [
-            `${page.data.length} monitor${page.data.length === 1 ? '' : 's'}${page.has_more ? `; more with cursor ${page.next_cursor}` : ''}.`,
-            ...page.data.map((m) => `- ${describeMonitor(m)}`),
-          ].join('\n'),
-          data: page,
-        }),
-      ),
+    description: "This account's monitors, newest first.",
+    noun: ['monitor', 'monitors'],
+    list: (accountId, page) => monitors.list(accountId, page),
+    line: describeMonitor,
   }),
   tool<MonitorPatchBody & { id: string }>({
     name: 'update_monitor',

@@ -1,11 +1,10 @@
-import type { Static } from 'typebox';
-import { pageQuerySchema } from '../../shared/http/schemas.ts';
-import { fittedPage } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { credits, tool, type Tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { credits, pagedTool, tool, type Tool, type ToolDeps } from './mcp.tools-kit.ts';
 import { monitorTools } from './mcp.tools-monitors.ts';
 import { scrapeTools } from './mcp.tools-scrape.ts';
 import { writingTools } from './mcp.tools-writing.ts';
+
+type UsageEntry = Awaited<ReturnType<ToolDeps['credits']['usage']>>['data'][number];
 
 const accountTools = ({ credits: ledger }: ToolDeps) => [
   tool<Record<string, never>>({
@@ -20,27 +19,15 @@ const accountTools = ({ credits: ledger }: ToolDeps) => [
       return { summary: `The balance is ${credits(balance)}.`, data: { balance } };
     },
   }),
-  tool<Static<typeof pageQuerySchema>>({
+  pagedTool<UsageEntry>({
     name: 'list_usage',
     title: 'List credit usage',
     description:
       "This account's ledger, newest first: every charge, refund and grant with what it was for, which key made it and through which " +
-      'interface (via: api, mcp, dashboard). Up to 100 a page (limit; pass next_cursor as cursor for the next). Free: spends no credits.',
-    scope: 'read',
-    schema: argumentsOf(pageQuerySchema),
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (caller, args) =>
-      fittedPage(
-        args.limit ?? 20,
-        (limit) => ledger.usage(caller.accountId, { limit, cursor: args.cursor }),
-        (page) => ({
-          summary: [
-            `${page.data.length} ledger entr${page.data.length === 1 ? 'y' : 'ies'}${page.has_more ? `; older ones with cursor ${page.next_cursor}` : ''}.`,
-            ...page.data.slice(0, 20).map((e) => `- ${e.created_at} ${e.amount > 0 ? '+' : ''}${e.amount} → ${e.balance_after}: ${e.description}`),
-          ].join('\n'),
-          data: page,
-        }),
-      ),
+      'interface (via: api, mcp, dashboard).',
+    noun: ['ledger entry', 'ledger entries'],
+    list: (accountId, page) => ledger.usage(accountId, page),
+    line: (e) => `${e.created_at} ${e.amount > 0 ? '+' : ''}${e.amount} → ${e.balance_after}: ${e.description}`,
   }),
 ];
 
