@@ -22,6 +22,16 @@ const INSTRUCTIONS =
   'Every tool says what it costs; get_balance and list_usage show the credits.';
 
 /**
+ * The tool list and the server's description are the same for every key and change only with a
+ * release, so 2026-era clients may keep them an hour, in shared caches too, instead of asking again
+ * before every call (the SDK's default is not to cache at all).
+ */
+const CACHE_HINTS = {
+  'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+} as const;
+
+/**
  * The MCP endpoint: a handler that builds a fresh server for each HTTP request (nothing is kept
  * between requests, so any instance can answer any call), serving the 2025 `initialize` era and the
  * stateless 2026-07-28 era alike. Each tool call passes the API's checks in the API's order, after
@@ -71,7 +81,7 @@ export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecase
   const handler = createMcpHandler(
     ({ authInfo }) => {
       const context = (authInfo as AuthInfo & { extra: McpCallContext }).extra;
-      const server = new Server({ name: 'subpilot', version: deps.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+      const server = new Server({ name: 'subpilot', version: deps.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
       server.setRequestHandler('tools/list', async () => ({ tools: listed }));
       server.setRequestHandler('tools/call', async (request) => call(context, request.params.name, request.params.arguments));
       return server;

@@ -34,13 +34,18 @@ function plain(schema: unknown): unknown {
   return out;
 }
 
-/** Two branches' schemas of one field as one: literals become an enum of them, anything else keeps the first. */
+/** A literal's description, saying which value it describes ("reply": A reply to a post). */
+const labelled = (s: Json): string | undefined =>
+  typeof s.description !== 'string' ? undefined : 'const' in s ? `${JSON.stringify(s.const)}: ${s.description}` : s.description;
+
+/** Two branches' schemas of one field as one: literals become an enum of them, each described; anything else keeps the first. */
 function mergeField(first: Json, next: Json): Json {
   const values = (s: Json) => ('const' in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined);
   const [a, b] = [values(first), values(next)];
   if (!a || !b) return first;
-  const { const: _c, enum: _e, ...rest } = first;
-  return { ...rest, enum: [...new Set([...a, ...b])] };
+  const { const: _c, enum: _e, description: _d, ...rest } = first;
+  const said = [labelled(first), labelled(next)].filter((text): text is string => text !== undefined);
+  return { ...rest, enum: [...new Set([...a, ...b])], ...(said.length > 0 ? { description: said.join('; ') } : {}) };
 }
 
 /**
