@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
@@ -8,7 +8,7 @@ import { monitorsRoutes } from '../modules/monitors/monitors.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
-import { requestErrors } from '../shared/http/request-errors.ts';
+import { requireBody } from '../shared/http/request-errors.ts';
 import { declareIdempotencyKey } from './api.describe.ts';
 import type { Services } from './container.ts';
 
@@ -20,11 +20,6 @@ export const API_PREFIX = '/api/v1';
  * pasted with its line end, so the answer is the one the first check below gives a malformed key.
  */
 export const malformedHeaderLine = () => keysErrors.malformed('a header contains a line break or a control character');
-
-/** A POST without a body never reaches the JSON parser; treat it like a wrong content type. */
-async function requireBody(request: FastifyRequest) {
-  if (request.method === 'POST' && request.body === undefined) throw requestErrors.noBody();
-}
 
 /**
  * Every /api/v1/ endpoint, and the order of the checks each call passes. The first check to fail

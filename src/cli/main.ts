@@ -39,7 +39,7 @@ export function subpilotProgram(io: CliIo): Command {
   program.addCommand(creditsCommand(io));
   program.addCommand(keysCommand(io));
   program.addCommand(monitorsCommand(io));
-  program.addCommand(mcpCommand(io));
+  program.addCommand(mcpCommand(io, version));
 
   // Commands joined with addCommand inherit no settings, so each one is told to write through io and
   // to throw its exit code to main rather than end the process.

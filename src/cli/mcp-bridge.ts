@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { AppError } from '../shared/errors.ts';
 import type { CliIo } from './io.ts';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** A failure of the remote call as a tool error the model can read, instead of a protocol error it never sees. */
 const unreachable = (error: unknown): CallToolResult => ({
@@ -18,7 +15,7 @@ const unreachable = (error: unknown): CallToolResult => ({
  * so, then serves standard input and output until the client closes them. Only tools are relayed:
  * the remote serves nothing else. The process's own stdio, not `io`: the protocol needs the streams.
  */
-export async function relay(url: URL, key: string, io: CliIo): Promise<void> {
+export async function relay(url: URL, key: string, io: CliIo, version: string): Promise<void> {
   const remote = new Client({ name: 'subpilot-mcp-bridge', version }, { versionNegotiation: { mode: 'auto' } });
   try {
     await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
@@ -30,7 +27,9 @@ export async function relay(url: URL, key: string, io: CliIo): Promise<void> {
   const closed = new Promise<void>((resolve) => process.stdin.once('close', resolve).once('end', resolve));
   const handle = serveStdio(
     () => {
-      const server = new Server({ name: 'subpilot', version }, { capabilities: { tools: {} }, instructions: remote.getInstructions() });
+      // The remote server's name and version, as a client connected to it directly would see them.
+      const info = remote.getServerVersion() ?? { name: 'subpilot', version };
+      const server = new Server(info, { capabilities: { tools: {} }, instructions: remote.getInstructions() });
       server.setRequestHandler('tools/list', async (request) => {
         const { tools, nextCursor } = await remote.listTools(request.params);
         return { tools, ...(nextCursor ? { nextCursor } : {}) };

@@ -26,7 +26,7 @@ export function bridgeTarget(base: string): URL {
  * local servers, relaying every tools/list and tools/call to the remote /mcp with the key from
  * SUBPILOT_API_KEY (never an argument: arguments show in process lists and shell history).
  */
-export function mcpCommand(io: CliIo): Command {
+export function mcpCommand(io: CliIo, version: string): Command {
   return new Command('mcp')
     .description('serve MCP on stdin/stdout, relayed to a subpilot server\'s /mcp with the API key in SUBPILOT_API_KEY')
     .requiredOption('--url <base>', 'the server, e.g. https://subpilot.example.com')
@@ -34,6 +34,6 @@ export function mcpCommand(io: CliIo): Command {
       const key = io.env.SUBPILOT_API_KEY?.trim();
       if (!key) throw bridgeError('set SUBPILOT_API_KEY to an API key (ak_live_…) from the dashboard\'s API keys page');
       const { relay } = await import('./mcp-bridge.ts');
-      await relay(bridgeTarget(options.url), key, io);
+      await relay(bridgeTarget(options.url), key, io, version);
     });
 }

@@ -43,7 +43,11 @@ export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThr
 export async function requireScope(request: FastifyRequest) {
   const needed = request.routeOptions.config.scope;
   if (!needed) throw new Error(`route ${request.method} ${request.routeOptions.url} declares no scope`);
-  const { scopes } = callerOf(request);
+  assertScope(callerOf(request), needed);
+}
+
+/** 403 auth.insufficient_scope when the caller's key lacks `needed`: for a route (above) or an MCP tool. */
+export function assertScope({ scopes }: Pick<Caller, 'scopes'>, needed: Scope): void {
   if (!scopes.includes(needed)) throw keysErrors.insufficientScope(needed, scopes);
 }
 

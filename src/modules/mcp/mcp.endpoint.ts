@@ -1,8 +1,8 @@
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { keysErrors } from '../keys/keys.errors.ts';
+import { assertScope } from '../keys/keys.hooks.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
-import { ratelimitErrors } from '../ratelimit/ratelimit.errors.ts';
+import { countCall } from '../ratelimit/ratelimit.hooks.ts';
 import type { RateLimitUsecases } from '../ratelimit/ratelimit.usecases.ts';
 import { MAX_RESULT_CHARS, sizeOf, toolError, toolResult } from './mcp.results.ts';
 import { advertisedSchema, checkerOf } from './mcp.schemas.ts';
@@ -50,15 +50,12 @@ export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecase
   const byName = new Map(tools.map((t) => [t.name, t]));
 
   async function run(tool: Tool, caller: Caller, args: unknown): Promise<CallToolResult> {
-    if (!caller.scopes.includes(tool.scope)) throw keysErrors.insufficientScope(tool.scope, caller.scopes);
-    const state = await deps.rateLimit.check(caller.keyId, caller.accountId);
-    if (state.exceeded) {
-      const { policy, limit } = state.exceeded;
-      throw ratelimitErrors.exceeded({ policy, limit, resetSeconds: state.resetSeconds, headers: {} });
-    }
+    assertScope(caller, tool.scope);
+    await countCall(deps.rateLimit, caller.keyId, caller.accountId);
     const answer = await tool.run(caller, checkers.get(tool.name)!(args) as never);
     // Every tool fits its own answer (pages, parts of a scrape); this is the guard that none forgot.
-    if (sizeOf(answer) > MAX_RESULT_CHARS) throw new Error(`${tool.name} answered ${sizeOf(answer)} characters, over ${MAX_RESULT_CHARS}`);
+    const size = sizeOf(answer);
+    if (size > MAX_RESULT_CHARS) throw new Error(`${tool.name} answered ${size} characters, over ${MAX_RESULT_CHARS}`);
     return toolResult(answer);
   }
 

@@ -2,6 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FastifyError } from 'fastify';
 import type { AppError } from '../../shared/errors.ts';
 import { problemBody, toAppError } from '../../shared/http/error-mapper.ts';
+import type { Page } from '../../shared/http/pagination.ts';
+import { clip } from '../../shared/text.ts';
 
 /**
  * The most characters a tool result may take, its text and its JSON together. Agents refuse results
@@ -38,13 +40,6 @@ export function toolError(error: unknown): { result: CallToolResult; appError: A
   };
 }
 
-/** A page of a list, as the API answers it. */
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
-
 /**
  * A page that fits: asked for with `limit`, and again with half as many while its answer is too
  * large, so a page of long posts comes back shorter with a cursor to the rest rather than refused.
@@ -72,10 +67,9 @@ export function fittingSlice<T>(items: readonly T[], offset: number, room: numbe
   return { slice, next: null };
 }
 
-/** A text cut to `max` characters at a word, for a line of a summary. */
+/** A text on one line, cut to `max` characters at a word (shared/text.ts `clip`), for a line of a summary. */
 export function excerpt(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2))}…`;
+  const kept = clip(flat, max);
+  return kept === flat ? flat : `${kept}…`;
 }

@@ -1,7 +1,7 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestErrors } from '../../shared/http/request-errors.ts';
+import { requireBody } from '../../shared/http/request-errors.ts';
 import { authenticateRequest, callerOf } from '../keys/keys.hooks.ts';
 import type { KeysUsecases } from '../keys/keys.usecases.ts';
 import type { AuthFailureThrottle } from '../ratelimit/ratelimit.failures.ts';
@@ -42,9 +42,7 @@ export async function mcpRoutes(
   const node = toNodeHandler(options.handler);
   app.addHook('onRequest', guardHosts(options.allowedHosts));
   app.addHook('onRequest', authenticateRequest(options.keys, options.authFailures));
-  app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && request.body === undefined) throw requestErrors.noBody();
-  });
+  app.addHook('preValidation', requireBody);
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',

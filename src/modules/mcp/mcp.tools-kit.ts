@@ -9,7 +9,8 @@ import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import { pageQuerySchema } from '../../shared/http/schemas.ts';
-import { fittedPage, type Page, type ToolAnswer } from './mcp.results.ts';
+import type { Page } from '../../shared/http/pagination.ts';
+import { fittedPage, type ToolAnswer } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 
 /** The usecases the tools call: the same ones, with the same caller, as the API's routes. */

@@ -20,10 +20,15 @@ export const limitRate =
   (rateLimit: RateLimitUsecases, identify: (request: FastifyRequest) => { keyId: string; accountId: string }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     const { keyId, accountId } = identify(request);
-    const state = await rateLimit.check(keyId, accountId);
-    if (state.exceeded) {
-      const { policy, limit } = state.exceeded;
-      throw ratelimitErrors.exceeded({ policy, limit, resetSeconds: state.resetSeconds, headers: rateLimitHeaders(state) });
-    }
-    reply.headers(rateLimitHeaders(state));
+    reply.headers(rateLimitHeaders(await countCall(rateLimit, keyId, accountId)));
   };
+
+/** Counts one call of the key and its account: their state, or the 429 past either limit (for a route or an MCP tool call). */
+export async function countCall(rateLimit: RateLimitUsecases, keyId: string, accountId: string): Promise<RateLimitState> {
+  const state = await rateLimit.check(keyId, accountId);
+  if (state.exceeded) {
+    const { policy, limit } = state.exceeded;
+    throw ratelimitErrors.exceeded({ policy, limit, resetSeconds: state.resetSeconds, headers: rateLimitHeaders(state) });
+  }
+  return state;
+}

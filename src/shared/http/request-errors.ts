@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
 /** Requests refused before any route is matched: answered on the raw socket (server.ts) or by the first checks. */
@@ -16,3 +17,8 @@ export const requestErrors = {
       message: 'Send a JSON body with the header "Content-Type: application/json".',
     }),
 };
+
+/** preValidation hook: a POST without a body never reaches the JSON parser; refuse it like a wrong content type. */
+export async function requireBody(request: FastifyRequest) {
+  if (request.method === 'POST' && request.body === undefined) throw requestErrors.noBody();
+}
