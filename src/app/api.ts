@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { AppError } from '../shared/errors.ts';
+import { billingApiRoutes } from '../modules/billing/billing.routes.ts';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
@@ -9,6 +11,7 @@ import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
 import { requireBody } from '../shared/http/request-errors.ts';
+import { sendProblem } from '../shared/http/error-mapper.ts';
 import { declareIdempotencyKey } from './api.describe.ts';
 import type { Services } from './container.ts';
 
@@ -57,20 +60,27 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   // from these checks and its `config.errors`: api.describe.ts).
   api.addHook('onRoute', declareIdempotencyKey);
 
+  // A refusal for credits (402 credits.insufficient) says how to get them: the page that sells them
+  // (`buy_url`) when Stripe is configured, else whom to ask (BILLING_CONTACT). Set before the routes
+  // are registered: each route plugin keeps the handler its parent had when it was registered.
+  api.setErrorHandler<FastifyError | AppError>((error, request, reply) => sendProblem(services.billing.explainRefusal(error), request, reply));
+
   // 7. The usecase. Its credits check (402) is always last: credits are held or charged inside the
   //    usecase's transaction, so only a call that passed every check above can be charged.
   await api.register(creditsRoutes, { credits: services.credits });
+  await api.register(billingApiRoutes, { billing: services.billing });
   await api.register(scrapeRoutes, { scrape: services.scrape });
   await api.register(generateRoutes, { generate: services.generate });
   await api.register(publishRoutes, { publish: services.publish });
   await api.register(monitorsRoutes, { monitors: services.monitors });
 
-  // After a billable call that went through, send any low-balance alert it wrote now rather than at the
-  // worker's next pass. Not awaited: the answer is already out, and an alert left unsent here is sent by
-  // that pass. A refused call rolled its transaction back and wrote none, so it costs no query (the 402
+  // After a billable call that went through, send any low-balance alert it wrote (and start the auto
+  // top-up of a crossing it made) now rather than at the worker's next pass. Not awaited: the answer is
+  // already out, and an alert or top-up left here is taken up by that pass. A refused call rolled its transaction back and wrote none, so it costs no query (the 402
   // path ran at half speed in the benchmark when every POST looked).
   api.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'POST' || !request.caller || reply.statusCode >= 400) return;
     services.lowBalanceAlerts.flush().catch((error) => request.log.warn({ err: error }, 'sending low-balance alerts failed; the worker retries'));
+    services.billing.autoTopup.flush().catch((error) => request.log.warn({ err: error }, 'the auto top-up pass failed; the worker retries'));
   });
 };

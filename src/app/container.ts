@@ -8,6 +8,8 @@ import { createRedditUserClient, type RedditUserClient } from '../integrations/r
 import { createConnectionsUsecases } from '../modules/connections/connections.usecases.ts';
 import { createAccountSettingsUsecases } from '../modules/accounts/accounts.usecases.ts';
 import { createLowBalanceAlerts } from '../modules/credits/credits.low-balance.usecases.ts';
+import { createBillingUsecases } from '../modules/billing/billing.usecases.ts';
+import { createStripeClient } from '../integrations/stripe/stripe.client.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
@@ -97,6 +99,16 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   });
   await webhooks.sealClearSecrets();
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
+  const billing = createBillingUsecases({
+    db,
+    webhooks,
+    clock,
+    random,
+    stripe: config.billing.stripe && createStripeClient(config.billing.stripe),
+    config: config.billing,
+    publicUrl: config.publicUrl,
+    log,
+  });
   const subreddits = createSubredditsUsecases({ db, reddit, clock });
   const runner = createScrapeRunner({
     db,
@@ -148,10 +160,11 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       );
     const timer = setInterval(recover, RECOVERY_INTERVAL_MS);
     timer.unref();
-    const alertsTimer = setInterval(
-      () => lowBalanceAlerts.flush().catch((error) => log.warn(describeDatabaseError(error), 'sending low-balance alerts failed; retried in 5 s')),
-      ALERTS_INTERVAL_MS,
-    );
+    // Auto top-ups start where the alerts go out: a crossing below the threshold is seen within 5 s.
+    const alertsTimer = setInterval(() => {
+      lowBalanceAlerts.flush().catch((error) => log.warn(describeDatabaseError(error), 'sending low-balance alerts failed; retried in 5 s'));
+      billing.autoTopup.flush().catch((error) => log.warn(describeDatabaseError(error), 'the auto top-up pass failed; retried in 5 s'));
+    }, ALERTS_INTERVAL_MS);
     alertsTimer.unref();
     await recover();
     // One poller for every monitor; on several instances the lease lets one of them poll at a time.
@@ -205,6 +218,8 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     accountSettings: createAccountSettingsUsecases({ db, clock, assertWebhookUrl: webhooks.assertUrl }),
     /** `flush()` sends pending `credits.low` webhooks; the worker runs it on a timer, API calls after they charge. */
     lowBalanceAlerts,
+    /** Buying credits with Stripe (Checkout packs, Stripe's events, auto top-up); says whom to ask when nothing is on sale. */
+    billing,
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
     startWorker,

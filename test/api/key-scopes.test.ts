@@ -74,7 +74,7 @@ describe.each(engines)('key scopes on %s', (engine) => {
     const { token } = await keyWith(['read'], 42);
     const balance = await app.api('GET', '/api/v1/balance', { token });
     expect(balance.status).toBe(200);
-    expect(await balance.json()).toEqual({ balance: 42 });
+    expect(await balance.json()).toEqual({ balance: 42, owed: 0 });
     expect((await app.api('GET', '/api/v1/usage', { token })).status).toBe(200);
   });
 
@@ -100,7 +100,7 @@ describe.each(engines)('key scopes on %s', (engine) => {
 
   it('choosing every scope stores none, so the key also gets the scopes added later', async () => {
     const { accountId } = await app.accountWithKey(0);
-    const { key } = await app.services.keys.createKey(accountId, 'all', { scopes: ['publish', 'read', 'scrape', 'monitors', 'generate'] });
+    const { key } = await app.services.keys.createKey(accountId, 'all', { scopes: ['publish', 'read', 'scrape', 'monitors', 'generate', 'billing'] });
     expect(key.scopes).toBeNull();
   });
 

@@ -31,7 +31,7 @@ describe.each(engines)('dashboard key controls (scopes, limit, expiry, spend, ch
   async function createKey(browser: DashboardClient, fields: { name: string; scopes?: string[]; monthly_limit?: string; expires?: string }) {
     const csrf = csrfIn((await browser.get('/dashboard/keys')).body);
     const form = new URLSearchParams({ csrf, name: fields.name, monthly_limit: fields.monthly_limit ?? '', expires: fields.expires ?? '' });
-    for (const scope of ['', ...(fields.scopes ?? ['read', 'scrape', 'monitors', 'generate', 'publish'])]) form.append('scopes', scope);
+    for (const scope of ['', ...(fields.scopes ?? ['read', 'scrape', 'monitors', 'generate', 'publish', 'billing'])]) form.append('scopes', scope);
     const response = await fetch(`${app.url}/dashboard/keys`, {
       method: 'POST',
       headers: { cookie: browser.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },

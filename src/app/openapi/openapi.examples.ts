@@ -122,10 +122,38 @@ const ledgerEntry = {
   scrape_id: scrape.id,
   generation_id: null,
   publication_id: null,
+  payment: null,
+  owed_change: 0,
   reason: null,
   description: 'Scrape of r/SaaS, r/freelance: 1 post',
   via: 'api',
   created_at: created,
+};
+
+const payment = {
+  id: 'pay_019abc0123450123456789abcdef',
+  status: 'paid',
+  source: 'checkout',
+  credits: 2000,
+  amount: 1800,
+  currency: 'usd',
+  price: '18.00 USD',
+  credited: true,
+  created_at: created,
+  paid_at: '2026-11-25T09:15:12.000Z',
+};
+
+const purchaseEntry = {
+  ...ledgerEntry,
+  id: 1043,
+  type: 'purchase',
+  amount: 2000,
+  balance_after: 2498,
+  key: null,
+  scrape_id: null,
+  payment: { id: payment.id, amount: 1800, currency: 'usd', source: 'checkout' },
+  description: 'Purchase for 18.00 USD',
+  via: 'dashboard',
 };
 
 const monitorRequest = {
@@ -139,8 +167,19 @@ const monitorRequest = {
 
 /** Per operationId: the request body's examples by name, and each success status's body. */
 const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: Record<string, unknown> }> = {
-  getBalance: { responses: { 200: { balance: 498 } } },
-  listUsage: { responses: { 200: { ...page([ledgerEntry]), has_more: true, next_cursor: 'MTA0Mg' } } },
+  getBalance: { responses: { 200: { balance: 498, owed: 0 } } },
+  listUsage: { responses: { 200: { ...page([purchaseEntry, ledgerEntry]), has_more: true, next_cursor: 'MTA0Mg' } } },
+  createCheckout: {
+    request: { pack: { credits: 2000 } },
+    responses: {
+      201: {
+        payment: { ...payment, status: 'open', credited: false, paid_at: null },
+        url: 'https://checkout.stripe.com/c/pay/cs_live_a1b2c3d4e5f6',
+        expires_at: '2026-11-26T09:14:03.000Z',
+      },
+    },
+  },
+  getPayment: { responses: { 200: payment } },
   getDailyUsage: {
     responses: {
       200: {

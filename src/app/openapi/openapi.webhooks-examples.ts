@@ -160,6 +160,25 @@ export const webhookExamples: Record<WebhookEventType, Record<string, Example>> 
       },
     },
   },
+  'credits.topup_failed': {
+    declined: {
+      summary: 'The saved card was declined',
+      value: {
+        type: 'credits.topup_failed',
+        timestamp: '2026-11-23T13:46:04.310Z',
+        data: {
+          payment_id: 'pay_019ab2c3d4e5f60718293a4b5c6d',
+          credits: 2000,
+          amount: 1800,
+          currency: 'usd',
+          code: 'card_declined',
+          reason: 'The card was declined (generic_decline): Your card was declined.',
+          failures_in_a_row: 1,
+          auto_topup_disabled: false,
+        },
+      },
+    },
+  },
   'webhook.test': {
     test: {
       summary: 'Sent from the dashboard',

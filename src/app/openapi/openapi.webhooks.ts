@@ -4,6 +4,7 @@
  * figures (timeout, retries, batch size) come from the code that sends, so the document cannot drift.
  * `Scrape` and `Match` are the API's own schemas (components.schemas, defined with the endpoints).
  */
+import { FAILURES_BEFORE_OFF } from '../../modules/billing/topup/topup.usecases.ts';
 import { MATCHES_PER_DELIVERY } from '../../modules/monitors/poller/poller.delivery.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../modules/webhooks/webhooks.events.ts';
 import { DELIVERY_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../modules/webhooks/webhooks.usecases.ts';
@@ -157,6 +158,24 @@ export const webhookSchemas: Record<string, unknown> = {
     }),
     "The account's spendable balance fell below its low-balance threshold: once per crossing.",
   ),
+  CreditsTopupFailedEvent: event(
+    'credits.topup_failed',
+    closed({
+      payment_id: id('pay', 'The top-up payment that failed.'),
+      credits: { type: 'integer', description: 'The pack it was buying.' },
+      amount: { type: 'integer', description: "Its price in the currency's smallest unit (cents for usd)." },
+      currency: { type: 'string', description: 'ISO 4217, lower case.' },
+      code: {
+        type: 'string',
+        enum: ['authentication_required', 'card_declined'],
+        description: '`authentication_required`: the bank wants the card holder to confirm (3-D Secure); `card_declined`: the bank refused.',
+      },
+      reason: { type: 'string', description: 'What happened, in words for a person.' },
+      failures_in_a_row: { type: 'integer', minimum: 1, description: 'Failed top-ups in a row, this one included.' },
+      auto_topup_disabled: { type: 'boolean', description: `Whether auto top-up switched itself off: it does after ${FAILURES_BEFORE_OFF} failures in a row.` },
+    }),
+    'An auto top-up could not charge the saved card; nothing was bought. Buy a pack on the Credits page to save a card that works.',
+  ),
   WebhookTestEvent: event(
     'webhook.test',
     closed({ message: { type: 'string', description: 'Always "A test event sent from the dashboard."' } }),
@@ -188,6 +207,10 @@ const WHEN: Record<WebhookEventType, { summary: string; when: string }> = {
   'credits.low': {
     summary: 'The balance fell below the low-balance threshold',
     when: "Sent to the account's own endpoint (dashboard, Webhooks page) when the spendable balance falls below the threshold set on the Credits page; once per crossing, its webhook-id derived from the crossing.",
+  },
+  'credits.topup_failed': {
+    summary: 'An auto top-up failed',
+    when: "Sent to the account's own endpoint when an auto top-up's card needs authentication or is declined; once per failed top-up, its webhook-id derived from the payment.",
   },
   'webhook.test': { summary: 'A test event', when: "Sent to the URL given in the dashboard's \"Send a test event\" form (Webhooks page)." },
 };

@@ -15,6 +15,8 @@ export interface AccountsTable {
   low_balance_alerted: Generated<number>;
   /** The account's own webhook endpoint, for events not tied to one job (`credits.low`). */
   webhook_url: Generated<string | null>;
+  /** Credits a refund or dispute could not take back because they were spent; paid first from credits coming in. */
+  owed: Generated<number>;
 }
 
 declare module '../../shared/db/database.ts' {

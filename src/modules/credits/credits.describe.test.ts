@@ -69,4 +69,15 @@ describe('a ledger entry described in one line', () => {
     expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: '1' })).toBe('Monitor “Launch watch”: 1 match');
     expect(describeLedgerEntry({ ...monitor, match_count: 3 })).toBe('Monitor mon_0192f0c1a2b3c4d5e6f7a8b9c0d1: 3 matches');
   });
+
+  it('the rows of a payment say what was bought for how much, what was taken back and why, and what was owed', () => {
+    const payment = { ...none, payment_id: 'pay_1', payment_amount: 1800, payment_currency: 'usd', payment_source: 'checkout' as const };
+    expect(describeLedgerEntry({ ...payment, kind: 'purchase' })).toBe('Purchase for 18.00 USD');
+    expect(describeLedgerEntry({ ...payment, kind: 'purchase', payment_source: 'topup' })).toBe('Auto top-up for 18.00 USD');
+    expect(describeLedgerEntry({ ...payment, kind: 'clawback', reason: 'taken back: 9.00 USD of 18.00 USD refunded', owed_change: 300 })).toBe(
+      'Taken back: 9.00 USD of 18.00 USD refunded; 300 of them already spent, now owed',
+    );
+    expect(describeLedgerEntry({ ...payment, kind: 'reinstatement' })).toBe('Dispute won: the credits taken back are given back');
+    expect(describeLedgerEntry({ ...payment, kind: 'owed_settlement', owed_change: -300 })).toBe('Pays 300 credits owed after a refund or dispute');
+  });
 });

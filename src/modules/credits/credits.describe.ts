@@ -1,3 +1,4 @@
+import { formatMoney } from '../../shared/money.ts';
 import { postsAndComments } from '../../shared/text.ts';
 
 /**
@@ -5,7 +6,7 @@ import { postsAndComments } from '../../shared/text.ts';
  * references (a scrape, a draft, a publication, a monitor), so rows written before descriptions existed get one too.
  */
 export interface LedgerFacts {
-  kind: 'grant' | 'charge' | 'refund';
+  kind: 'grant' | 'charge' | 'refund' | 'purchase' | 'clawback' | 'reinstatement' | 'owed_settlement';
   reason: string | null;
   scrape_id: string | null;
   generation_id: string | null;
@@ -26,6 +27,13 @@ export interface LedgerFacts {
   /** The monitor's name; null once the monitor is deleted (its charges stay). */
   monitor_name: string | null;
   match_count: number | string | null;
+  payment_id?: string | null;
+  /** What the payment cost, in the currency's smallest unit, and how it was bought; null without a payment. */
+  payment_amount?: number | string | null;
+  payment_currency?: string | null;
+  payment_source?: 'checkout' | 'topup' | null;
+  /** How the row moved what the account owes. */
+  owed_change?: number | string | null;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -93,7 +101,21 @@ function subjectOf(facts: LedgerFacts): { subject: string; error: string | null 
   return null;
 }
 
+/** The rows of a payment: bought, taken back for a refund or dispute, given back, or paying what was owed. */
+function paymentLine(facts: LedgerFacts): string {
+  const owed = Number(facts.owed_change ?? 0);
+  if (facts.kind === 'owed_settlement') return `Pays ${-owed} credits owed after a refund or dispute`;
+  if (facts.kind === 'reinstatement') return 'Dispute won: the credits taken back are given back';
+  if (facts.kind === 'clawback') {
+    const cause = facts.reason ? capitalized(facts.reason) : 'Taken back for a refund or dispute';
+    return owed > 0 ? `${cause}; ${owed} of them already spent, now owed` : cause;
+  }
+  const paid = facts.payment_amount == null || !facts.payment_currency ? '' : ` for ${formatMoney(Number(facts.payment_amount), facts.payment_currency)}`;
+  return `${facts.payment_source === 'topup' ? 'Auto top-up' : 'Purchase'}${paid}`;
+}
+
 export function describeLedgerEntry(facts: LedgerFacts): string {
+  if (facts.kind !== 'grant' && facts.kind !== 'charge' && facts.kind !== 'refund') return paymentLine(facts);
   if (facts.kind === 'grant') {
     const reason = facts.reason?.trim();
     return reason && reason.toLowerCase() !== 'operator grant' ? `Operator grant: ${reason}` : 'Operator grant';

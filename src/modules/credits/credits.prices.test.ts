@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canPayMatch, captureOf, chargeFor, holdFor, matchesAffordable, refundOf } from './credits.prices.ts';
+import { canPayMatch, captureOf, chargeFor, creditsTakenBack, holdFor, matchesAffordable, refundOf } from './credits.prices.ts';
 
 const prices = { scrapePair: 2, generate: 5, publish: 10, monitorMatch: 3 };
 const free = { ...prices, monitorMatch: 0 };
@@ -37,5 +37,15 @@ describe('the price book', () => {
     expect(canPayMatch(at(3), 5)).toBe(true);
     expect(canPayMatch(at(3), 2)).toBe(false);
     expect(canPayMatch(at(0), 0)).toBe(true);
+  });
+
+  it('a refund takes back its share of the pack rounded down, a dispute all of it, and never more than the pack', () => {
+    const pack = { credits: 2000, amount: 1800, disputed: false };
+    expect(creditsTakenBack({ ...pack, amountRefunded: 0 })).toBe(0);
+    expect(creditsTakenBack({ ...pack, amountRefunded: 450 })).toBe(500);
+    expect(creditsTakenBack({ ...pack, amountRefunded: 901 })).toBe(1001);
+    expect(creditsTakenBack({ ...pack, amountRefunded: 1800 })).toBe(2000);
+    expect(creditsTakenBack({ ...pack, amountRefunded: 9999 })).toBe(2000);
+    expect(creditsTakenBack({ ...pack, amountRefunded: 450, disputed: true })).toBe(2000);
   });
 });

@@ -13,6 +13,8 @@ export interface LedgerChange {
   keyId?: string | null;
   /** What the row pays for (or refunds); none for a grant. */
   purchase?: Purchase | null;
+  /** How the row moves what the account owes; 0 when omitted. */
+  owedChange?: number;
   reason?: string | null;
   at: string;
 }
@@ -31,6 +33,7 @@ function purchaseColumns(purchase: Purchase | null | undefined) {
     publication_id: purchase?.kind === 'publication' ? purchase.id : null,
     monitor_id: purchase?.kind === 'monitor' ? purchase.id : null,
     match_count: purchase?.kind === 'monitor' ? purchase.matches : null,
+    payment_id: purchase?.kind === 'payment' ? purchase.id : null,
   };
 }
 
@@ -43,6 +46,7 @@ const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
   key_id: change.keyId ?? null,
   ...purchaseColumns(change.purchase),
   reason: change.reason ?? null,
+  owed_change: change.owedChange ?? 0,
   created_at: change.at,
 });
 
@@ -100,6 +104,43 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .execute();
   },
 
+  /**
+   * Locks the account's row for the rest of the caller's transaction (a no-op update: PostgreSQL holds
+   * its row lock to the commit; SQLite's BEGIN IMMEDIATE already serialises writers) and reads what it
+   * can spend and what it owes, so the move that follows is worked out from figures no one can change.
+   */
+  async lockStanding(accountId: string): Promise<{ spendable: number; owed: number }> {
+    const row = await db
+      .updateTable('accounts')
+      .set({ owed: sql`owed` })
+      .where('id', '=', accountId)
+      .returning([spendable.as('available'), 'owed'])
+      .executeTakeFirstOrThrow();
+    return { spendable: Number(row.available), owed: Number(row.owed) };
+  },
+
+  /**
+   * Adds `amount` to the balance and `owedChange` to what is owed in one statement, guarded on the
+   * figures `lockStanding` read, and writes the ledger row; returns the gross balance after it.
+   */
+  async move(change: LedgerChange & { owedChange: number }): Promise<number> {
+    const updated = await db
+      .updateTable('accounts')
+      .set({ balance: sql`balance + ${change.amount}`, owed: sql`owed + ${change.owedChange}` })
+      .where('id', '=', change.accountId)
+      .where(sql<boolean>`${spendable} + ${change.amount} >= 0 and owed + ${change.owedChange} >= 0`)
+      .returning('balance')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('credit_ledger').values(ledgerRow(change, updated.balance)).execute();
+    return updated.balance;
+  },
+
+  /** What the account can spend and what it owes, without locking (a read for a page or an answer). */
+  async standingOf(accountId: string): Promise<{ spendable: number; owed: number } | undefined> {
+    const row = await db.selectFrom('accounts').select([spendable.as('available'), 'owed']).where('id', '=', accountId).executeTakeFirst();
+    return row && { spendable: Number(row.available), owed: Number(row.owed) };
+  },
+
   /** What the account can spend: its gross balance less the credits held by unfinished jobs. */
   async spendableOf(accountId: string): Promise<number | undefined> {
     const row = await db
@@ -125,112 +166,20 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .leftJoin('generations as g', 'g.id', 'l.generation_id')
       .leftJoin('publications as p', 'p.id', 'l.publication_id')
       .leftJoin('monitors as m', 'm.id', 'l.monitor_id')
+      .leftJoin('payments as pay', 'pay.id', 'l.payment_id')
       .select(['l.id', 'l.kind', 'l.amount', 'l.balance_after', 'l.scrape_id', 'l.generation_id', 'l.publication_id', 'l.reason', 'l.created_at'])
       .select(['k.prefix as key_prefix', 'k.name as key_name'])
       .select(['s.request as scrape_request', 's.unavailable as scrape_unavailable', resultsFound.as('scrape_results'), commentsFound.as('scrape_comments')])
       .select(['g.type as generation_type', 'g.subreddit as generation_subreddit', 'g.error as generation_error'])
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
       .select(['l.monitor_id', 'l.match_count', 'm.name as monitor_name'])
-      // The interface of the call it paid for: at most one of the four is joined; a grant joins none.
-      .select((eb) => eb.fn.coalesce('s.via', 'g.via', 'p.via', 'm.via').as('via'))
+      .select(['l.payment_id', 'l.owed_change', 'pay.amount as payment_amount', 'pay.currency as payment_currency', 'pay.source as payment_source'])
+      // The interface of the call it paid for: at most one of the five is joined; a grant joins none.
+      .select((eb) => eb.fn.coalesce('s.via', 'g.via', 'p.via', 'm.via', 'pay.via').as('via'))
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')
       .limit(limit + 1);
     if (beforeId !== undefined) query = query.where('l.id', '<', beforeId);
-    return query.execute();
-  },
-});
-
-/**
- * What each key spent per UTC month (`key_monthly_spend`), the counter its monthly limit is checked
- * against. Every statement runs in the transaction of the balance move it counts, so the counter and
- * the balance commit or roll back together. `api_keys` is read here only for a key's limit, id,
- * name and prefix, joined to its counter.
- */
-export const createKeySpendRepository = (db: Kysely<Tables>) => ({
-  /**
-   * Adds `amount` to the key's month in one guarded statement: the insert of a first row and the
-   * update of an existing one both check the key's limit, and PostgreSQL locks the counter row (SQLite
-   * the whole database), so concurrent moves of one key queue up and never pass the limit together.
-   * False, with nothing written, when the amount would take the key past its limit.
-   */
-  async add(keyId: string, month: string, amount: number): Promise<boolean> {
-    const { rows } = await sql<{ spent: number }>`
-      insert into key_monthly_spend (key_id, month, spent)
-      select ${keyId}, ${month}, cast(${amount} as integer)
-      where exists (select 1 from api_keys where id = ${keyId} and (monthly_credit_limit is null or monthly_credit_limit >= ${amount}))
-      on conflict (key_id, month) do update set spent = key_monthly_spend.spent + excluded.spent
-      where exists (
-        select 1 from api_keys
-        where id = ${keyId} and (monthly_credit_limit is null or monthly_credit_limit >= key_monthly_spend.spent + excluded.spent)
-      )
-      returning spent`.execute(db);
-    return rows.length > 0;
-  },
-
-  /** Takes `amount` back off the key's month (a released hold, a refund), never below 0. */
-  async release(keyId: string, month: string, amount: number): Promise<void> {
-    await db
-      .updateTable('key_monthly_spend')
-      .set({ spent: sql`case when spent > ${amount} then spent - ${amount} else 0 end` })
-      .where('key_id', '=', keyId)
-      .where('month', '=', month)
-      .execute();
-  },
-
-  /** The key's limit and what it spent in `month`. */
-  async limitAndSpent(keyId: string, month: string): Promise<{ limit: number | null; spent: number }> {
-    const row = await db
-      .selectFrom('api_keys as k')
-      .leftJoin('key_monthly_spend as s', (join) => join.onRef('s.key_id', '=', 'k.id').on('s.month', '=', month))
-      .select(['k.monthly_credit_limit as limit', 's.spent'])
-      .where('k.id', '=', keyId)
-      .executeTakeFirst();
-    return { limit: row?.limit ?? null, spent: Number(row?.spent ?? 0) };
-  },
-
-  /** Each key of the account that spent in `month`, with what it spent. */
-  byAccount(accountId: string, month: string) {
-    return db
-      .selectFrom('key_monthly_spend as s')
-      .innerJoin('api_keys as k', 'k.id', 's.key_id')
-      .select(['s.key_id', 's.spent'])
-      .where('k.account_id', '=', accountId)
-      .where('s.month', '=', month)
-      .execute();
-  },
-
-  /**
-   * The account's key shown with `prefix` (any state: a revoked key's history stays readable), with
-   * its limit and what it spent in `month`. Prefixes are short, so the newest wins the rare clash.
-   */
-  findByPrefix(accountId: string, prefix: string, month: string) {
-    return db
-      .selectFrom('api_keys as k')
-      .leftJoin('key_monthly_spend as s', (join) => join.onRef('s.key_id', '=', 'k.id').on('s.month', '=', month))
-      .select(['k.id', 'k.name', 'k.prefix', 'k.monthly_credit_limit as limit', 's.spent'])
-      .where('k.account_id', '=', accountId)
-      .where('k.prefix', '=', prefix)
-      .orderBy('k.created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-  },
-
-  /**
-   * Net credits charged per UTC day from `fromDay` on (charges less refunds, each on the day of its
-   * ledger row), for one key or, with `keyId` null, the whole account.
-   */
-  dailyNet(accountId: string, keyId: string | null, fromDay: string) {
-    // Written out (no parameters) so select and group by are the same expression on PostgreSQL.
-    const day = sql<string>`substr(created_at, 1, 10)`;
-    let query = db
-      .selectFrom('credit_ledger')
-      .select([day.as('day'), sql<number>`-sum(amount)`.as('credits')])
-      .where('account_id', '=', accountId)
-      .where('kind', 'in', ['charge', 'refund'])
-      .where('created_at', '>=', fromDay)
-      .groupBy(day);
-    if (keyId !== null) query = query.where('key_id', '=', keyId);
     return query.execute();
   },
 });

@@ -9,13 +9,41 @@ import type { CreditsUsecases } from './credits.usecases.ts';
 const ledgerEntrySchema = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.Union([Type.Literal('grant'), Type.Literal('charge'), Type.Literal('refund')]),
+    type: Type.Union(
+      [
+        Type.Literal('grant'),
+        Type.Literal('charge'),
+        Type.Literal('refund'),
+        Type.Literal('purchase'),
+        Type.Literal('clawback'),
+        Type.Literal('reinstatement'),
+        Type.Literal('owed_settlement'),
+      ],
+      {
+        description:
+          'grant: from the operator; charge and refund: paying for work and giving it back; purchase: credits bought; ' +
+          'clawback: taken back for a payment refunded or disputed; reinstatement: a dispute won; owed_settlement: credits coming in paying what was owed',
+      },
+    ),
     amount: Type.Integer({ description: 'Signed: charges are negative' }),
     balance_after: Type.Integer(),
     key: Type.Union([Type.Object({ name: Type.String(), prefix: Type.String() }), Type.Null()]),
     scrape_id: Type.Union([Type.String(), Type.Null()]),
     generation_id: Type.Union([Type.String(), Type.Null()]),
     publication_id: Type.Union([Type.String(), Type.Null()]),
+    payment: Type.Union(
+      [
+        Type.Object({
+          id: Type.String(),
+          amount: Type.Integer({ description: 'What was paid, in the currency\'s smallest unit (cents for usd)' }),
+          currency: Type.String({ description: 'ISO 4217, lower case' }),
+          source: Type.Union([Type.Literal('checkout'), Type.Literal('topup')], { description: 'checkout: bought on a Checkout page; topup: an auto top-up' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The payment a purchase, clawback, reinstatement or owed settlement is about; null otherwise' },
+    ),
+    owed_change: Type.Integer({ description: 'How the entry moved what the account owes: positive when a clawback found the credits spent, negative when paid' }),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
     description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
     via: Type.Union([Type.Literal('api'), Type.Literal('mcp'), Type.Literal('dashboard'), Type.Null()], {
@@ -78,10 +106,20 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
         description:
           'The credits this account can spend now: its balance less what unfinished scrapes hold. Free; never 402, so an account at zero still sees it.',
         tags: ['credits'],
-        response: { 200: Type.Object({ balance: Type.Integer({ description: 'Credits spendable now' }) }, { title: 'Balance' }) },
+        response: {
+          200: Type.Object(
+            {
+              balance: Type.Integer({ description: 'Credits spendable now' }),
+              owed: Type.Integer({
+                description: 'Credits a refund or dispute could not take back because they were spent; the next credits bought or granted pay them first',
+              }),
+            },
+            { title: 'Balance' },
+          ),
+        },
       },
     },
-    async (request) => ({ balance: await credits.spendableBalance(callerOf(request).accountId) }),
+    async (request) => credits.standing(callerOf(request).accountId),
   );
 
   app.get(

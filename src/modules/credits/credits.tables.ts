@@ -10,7 +10,11 @@ import type { Generated } from 'kysely';
 export interface CreditLedgerTable {
   id: Generated<number>;
   account_id: string;
-  kind: 'grant' | 'charge' | 'refund';
+  /**
+   * grant, charge, refund (of a charge); purchase (credits bought), clawback (taken back for a Stripe
+   * refund or dispute), reinstatement (a dispute won), owed_settlement (what was owed, paid from credits coming in).
+   */
+  kind: 'grant' | 'charge' | 'refund' | 'purchase' | 'clawback' | 'reinstatement' | 'owed_settlement';
   amount: number;
   balance_after: number;
   key_id: string | null;
@@ -22,6 +26,10 @@ export interface CreditLedgerTable {
   /** A monitor's charge: which monitor, for how many matches of one poll. */
   monitor_id: Generated<string | null>;
   match_count: Generated<number | null>;
+  /** The payment a purchase, clawback, reinstatement or owed settlement is about. */
+  payment_id: Generated<string | null>;
+  /** How the row moved what the account owes (accounts.owed): + a clawback could not take, − settled. */
+  owed_change: Generated<number>;
 }
 
 /** What one key spent in one UTC month ('YYYY-MM'), holds included: the figure its monthly limit is checked against. */

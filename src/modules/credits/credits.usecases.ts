@@ -6,10 +6,21 @@ import { describeLedgerEntry } from './credits.describe.ts';
 import { creditsErrors } from './credits.errors.ts';
 import { lowBalanceIn } from './credits.low-balance.usecases.ts';
 import { lastDays, monthOf, nextMonthStart } from '../../shared/calendar.ts';
-import { createCreditsRepository, createKeySpendRepository, type LedgerChange } from './credits.repository.ts';
+import { createKeySpendRepository } from './credits.key-spend.repository.ts';
+import { createCreditsRepository, type LedgerChange } from './credits.repository.ts';
 
 /** Who a ledger row is for and when: everything of a change but its kind and amount. */
 type LedgerContext = Omit<LedgerChange, 'kind' | 'amount'>;
+
+/** Credits an account receives: granted by the operator, bought, or given back when a dispute is won. */
+export interface IncomingCredits {
+  accountId: string;
+  kind: 'grant' | 'purchase' | 'reinstatement';
+  amount: number;
+  paymentId?: string;
+  reason?: string | null;
+  at: string;
+}
 
 /**
  * The money moves of the billable features, made inside the caller's transaction (`db` may also be the
@@ -92,6 +103,34 @@ export function creditsIn(db: Kysely<Tables>) {
       await lowBalance.check(change.accountId, change.at);
     },
 
+    /**
+     * Credits coming in: a grant, a purchase, a dispute won. What the account owes is paid from them
+     * first, as a second ledger row, so the ledger shows both the credits and where they went.
+     * Returns the gross balance after it.
+     */
+    async receive(change: IncomingCredits): Promise<number> {
+      const { accountId, amount, at } = change;
+      const { owed } = await repo.lockStanding(accountId);
+      const purchase = change.paymentId ? ({ kind: 'payment', id: change.paymentId } as const) : null;
+      let after = await repo.move({ accountId, kind: change.kind, amount, purchase, reason: change.reason ?? null, at, owedChange: 0 });
+      const settled = Math.min(owed, amount);
+      if (settled > 0) after = await repo.move({ accountId, kind: 'owed_settlement', amount: -settled, owedChange: -settled, purchase, at });
+      await lowBalance.check(accountId, at);
+      return after;
+    },
+
+    /**
+     * Takes back `amount` credits for a refund or a dispute: what the account can spend now, and the
+     * rest as owed (paid by the next credits coming in). Never a negative balance, never a held credit.
+     */
+    async takeBack(change: { accountId: string; amount: number; paymentId: string; reason: string; at: string }): Promise<void> {
+      const { accountId, amount, at, reason } = change;
+      const taken = Math.min((await repo.lockStanding(accountId)).spendable, amount);
+      const purchase = { kind: 'payment', id: change.paymentId } as const;
+      await repo.move({ accountId, kind: 'clawback', amount: -taken, owedChange: amount - taken, purchase, reason, at });
+      await lowBalance.check(accountId, at);
+    },
+
     /** What the account can spend: its balance less what unfinished jobs hold (0 for an unknown account). */
     spendableBalance: async (accountId: string): Promise<number> => (await repo.spendableOf(accountId)) ?? 0,
   };
@@ -115,16 +154,17 @@ export function createCreditsUsecases(deps: { db: Database; clock: () => Date })
     async grant(accountId: string, amount: number, reason?: string): Promise<number> {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw creditsErrors.invalidAmount();
       const at = clock().toISOString();
-      const balance = await transaction(db, async (trx) => {
-        const after = await createCreditsRepository(trx).apply({ accountId, kind: 'grant', amount, reason: reason ?? null, at });
-        await lowBalanceIn(trx).check(accountId, at);
-        return after;
-      });
-      return balance!;
+      return transaction(db, (trx) => creditsIn(trx).receive({ accountId, kind: 'grant', amount, reason: reason ?? null, at }));
     },
 
     /** What the account can spend now: the dashboard's balance, the figure `GET /credits/balance` reads with the key. */
     spendableBalance: (accountId: string): Promise<number> => creditsIn(db).spendableBalance(accountId),
+
+    /** What the account can spend and what it owes (refunded or disputed credits it had already spent). */
+    standing: async (accountId: string): Promise<{ balance: number; owed: number }> => {
+      const row = await credits.standingOf(accountId);
+      return { balance: row?.spendable ?? 0, owed: row?.owed ?? 0 };
+    },
 
     /** Each key's spend this UTC month, holds included: the figure its monthly limit is checked against. Keys that spent nothing are absent. */
     async keySpend(accountId: string): Promise<Map<string, number>> {
@@ -163,6 +203,11 @@ export function createCreditsUsecases(deps: { db: Database; clock: () => Date })
           scrape_id: row.scrape_id,
           generation_id: row.generation_id,
           publication_id: row.publication_id,
+          payment:
+            row.payment_id && row.payment_amount != null && row.payment_currency && row.payment_source
+              ? { id: row.payment_id, amount: Number(row.payment_amount), currency: row.payment_currency, source: row.payment_source }
+              : null,
+          owed_change: Number(row.owed_change),
           reason: row.reason,
           description: describeLedgerEntry(row),
           via: row.via,

@@ -1,8 +1,9 @@
 /**
  * What a key may do. A key without scopes (every key made before they existed) may do everything;
- * `read` covers the free reads of the account's own data (balance, usage, its scrapes, monitors, drafts).
+ * `read` covers the free reads of the account's own data (balance, usage, its scrapes, monitors, drafts);
+ * `billing` opens checkout pages that spend the owner's money, so a key made for a tool need not have it.
  */
-export const SCOPES = ['read', 'scrape', 'monitors', 'generate', 'publish'] as const;
+export const SCOPES = ['read', 'scrape', 'monitors', 'generate', 'publish', 'billing'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

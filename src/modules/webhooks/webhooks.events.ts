@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'monitor.resumed',
   'monitor.health',
   'credits.low',
+  'credits.topup_failed',
   'webhook.test',
 ] as const;
 

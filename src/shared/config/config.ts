@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { billingConfig, type BillingConfig } from './billing.ts';
 
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }
@@ -51,6 +52,8 @@ export interface Config {
   redisUrl: string | null;
   http: HttpTimeouts;
   monitors: MonitorsConfig;
+  /** Buying credits with Stripe (billing.ts); without it credits come from the operator. */
+  billing: BillingConfig;
 }
 
 /** Credits per unit of what each feature sells; what a purchase costs is worked out in credits.prices.ts. */
@@ -269,5 +272,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerAccount: integer(env, 'MONITOR_MAX_PER_ACCOUNT', 25, 1, 1_000_000),
       maxSubredditsPerAccount: integer(env, 'MONITOR_MAX_SUBREDDITS_PER_ACCOUNT', 500, 1, 1_000_000),
     },
+    billing: billingConfig(env, env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null, url(env, 'STRIPE_API_URL', 'https://api.stripe.com'), (message) => {
+      throw new ConfigError(message);
+    }),
   };
 }

@@ -17,6 +17,7 @@ import { monitorResumeMigration } from './migrations/0014_monitor_resume.ts';
 import { redditAppStateMigration } from './migrations/0015_reddit_app_state.ts';
 import { subredditOmittedNamesMigration } from './migrations/0016_subreddit_omitted_names.ts';
 import { viaMigration } from './migrations/0017_via.ts';
+import { paymentsMigration } from './migrations/0018_payments.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015_reddit_app_state': redditAppStateMigration,
   '0016_subreddit_omitted_names': subredditOmittedNamesMigration,
   '0017_via': viaMigration,
+  '0018_payments': paymentsMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

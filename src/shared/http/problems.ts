@@ -24,6 +24,8 @@ export const problemSchema = Type.Object(
     ),
     balance: Type.Optional(integer('credits.insufficient: the spendable balance')),
     required: Type.Optional(integer('credits.*: what the request costs')),
+    buy_url: Type.Optional(Type.String({ format: 'uri', description: 'credits.insufficient: the page that sells credits, when this service sells them' })),
+    packs: Type.Optional(Type.Array(Type.Integer(), { description: 'billing.unknown_pack: the credits of each pack on sale' })),
     limit: Type.Optional(integer("credits.key_limit_reached: the key's monthly limit; monitors.*: this server's cap")),
     spent: Type.Optional(integer('credits.key_limit_reached: spent by the key this UTC month')),
     resets_at: Type.Optional(Type.String({ format: 'date-time', description: 'credits.key_limit_reached: when the month ends' })),

@@ -32,6 +32,7 @@ const SCOPE_HINTS: Record<Scope, string> = {
   monitors: 'keyword monitors',
   generate: 'write drafts',
   publish: 'post to Reddit',
+  billing: 'buy credits (opens checkout pages)',
 };
 
 function createForm(viewer: Viewer, form: KeyForm, today: string): Html {

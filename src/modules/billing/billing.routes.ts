@@ -1,0 +1,91 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { callerOf } from '../keys/keys.hooks.ts';
+import { billingErrors } from './billing.errors.ts';
+import type { BillingUsecases } from './billing.usecases.ts';
+
+const paymentSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('expired')], {
+      description: 'open: waiting on the checkout page; pending: an auto top-up being charged; paid; failed; expired: the page lapsed unpaid',
+    }),
+    source: Type.Union([Type.Literal('checkout'), Type.Literal('topup')]),
+    credits: Type.Integer(),
+    amount: Type.Integer({ description: "The price in the currency's smallest unit (cents for usd)" }),
+    currency: Type.String({ description: 'ISO 4217, lower case' }),
+    price: Type.String({ description: 'The price for people, e.g. "5.00 USD"' }),
+    credited: Type.Boolean({ description: 'Whether the credits are in the balance: true once Stripe\'s webhook has landed' }),
+    created_at: Type.String({ format: 'date-time' }),
+    paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'Payment' },
+);
+
+const SAMPLE_PAYMENT = 'pay_019abc0123450123456789abcdef';
+
+/** Buying credits through the API (scope `billing`) and reading a payment (scope `read`). Registered in api.ts. */
+export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUsecases }> = async (app, { billing }) => {
+  app.post(
+    '/credits/checkout',
+    {
+      config: { scope: 'billing', errors: [billingErrors.notConfigured('Ask the operator of this service for credits.'), billingErrors.unknownPack([]), billingErrors.checkoutFailed(null)] },
+      schema: {
+        summary: 'Open a Stripe Checkout page for a pack of credits (free)',
+        operationId: 'createCheckout',
+        description:
+          'Answers the URL of a Stripe Checkout page for the pack with `credits`; send the buyer there. The credits are added when ' +
+          "Stripe's webhook says the payment succeeded (usually seconds after paying); poll GET /credits/payments/{id} until `credited`. " +
+          'A page not paid lapses after 24 hours. Calling twice opens two pages; only a paid one adds credits. Needs the `billing` scope.',
+        tags: ['credits'],
+        body: Type.Object(
+          { credits: Type.Integer({ minimum: 1, description: 'The pack to buy, named by its credits (the Credits page lists the packs)' }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object(
+            { payment: paymentSchema, url: Type.String({ format: 'uri', description: "Stripe's checkout page" }), expires_at: Type.String({ format: 'date-time' }) },
+            { title: 'Checkout' },
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, via } = callerOf(request);
+      return reply.code(201).send(await billing.checkout(accountId, request.body.credits, { via }));
+    },
+  );
+
+  app.get(
+    '/credits/payments/:id',
+    {
+      config: { scope: 'read', errors: [billingErrors.paymentNotFound()] },
+      schema: {
+        summary: 'One payment of this account (free)',
+        operationId: 'getPayment',
+        description: 'A purchase of credits: open, paid (and `credited` once the webhook landed), failed or expired.',
+        tags: ['credits'],
+        params: Type.Object({ id: Type.String({ maxLength: 100, examples: [SAMPLE_PAYMENT] }) }),
+        response: { 200: paymentSchema },
+      },
+    },
+    async (request) => billing.payment(callerOf(request).accountId, request.params.id),
+  );
+};
+
+/**
+ * `POST /webhooks/stripe`: Stripe's events, verified against the raw bytes of the body (a parsed and
+ * re-serialised body would not match the signature), so this plugin reads every body as a Buffer.
+ * Outside /api/v1: Stripe carries no key; the signature is its credential. Unknown types answer 200.
+ */
+export const stripeWebhookRoutes: FastifyPluginAsync<{ billing: BillingUsecases }> = async (app, { billing }) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.post('/webhooks/stripe', { schema: { hide: true } }, async (request) => {
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const signature = request.headers['stripe-signature'];
+    const event = billing.verify(body, typeof signature === 'string' ? signature : undefined);
+    return { received: true, outcome: await billing.apply(event) };
+  });
+};
