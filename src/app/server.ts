@@ -7,6 +7,7 @@ import { apiDocsRoutes } from '../modules/apidocs/apidocs.routes.ts';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.ts';
 import { API_PREFIX, apiRoutes, malformedHeaderLine } from './api.ts';
 import { registerMcp } from './mcp.ts';
+import { stripeWebhookRoutes } from '../modules/billing/billing.routes.ts';
 import { openapiOptions } from './openapi/openapi.document.ts';
 import type { Services } from './container.ts';
 import { AppError } from '../shared/errors.ts';
@@ -146,6 +147,9 @@ export async function buildServer(
   // Every /api/v1/ endpoint, each behind the checks in their one order: see api.ts.
   await app.register(apiRoutes, { prefix: API_PREFIX, services });
 
+  // Stripe's events about credits bought, signed by Stripe rather than sent with a key: billing.routes.ts.
+  await app.register(stripeWebhookRoutes, { billing: services.billing });
+
   // The same usecases and keys for AI agents, over the Model Context Protocol: see mcp.ts.
   await registerMcp(app, services);
 
@@ -161,6 +165,8 @@ export async function buildServer(
     publish: services.publish,
     connections: services.connections,
     accountSettings: services.accountSettings,
+    billing: services.billing,
+    stripeApiUrl: services.config.billing.stripe?.apiUrl ?? null,
     clock: services.clock,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,

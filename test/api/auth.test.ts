@@ -35,7 +35,7 @@ describe.each(engines)('authentication (spec sections 5 and 7) on %s', (engine) 
   it('5.1: a valid key in "Authorization: Bearer <key>" is accepted', async () => {
     const response = await balanceWith(`Bearer ${token}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ balance: 100 });
+    expect(await response.json()).toEqual({ balance: 100, owed: 0 });
   });
 
   it('7: a missing header gets 401 with a Bearer challenge and no invalid_token error', async () => {

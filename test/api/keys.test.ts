@@ -20,8 +20,8 @@ describe.each(engines)('API keys (spec sections 2 and 3) on %s', (engine) => {
   it('2.3: one key identifies exactly one account, and each account sees only its own balance', async () => {
     const a = await app.accountWithKey(7);
     const b = await app.accountWithKey(9);
-    expect(await (await app.api('GET', '/api/v1/balance', { token: a.token })).json()).toEqual({ balance: 7 });
-    expect(await (await app.api('GET', '/api/v1/balance', { token: b.token })).json()).toEqual({ balance: 9 });
+    expect(await (await app.api('GET', '/api/v1/balance', { token: a.token })).json()).toEqual({ balance: 7, owed: 0 });
+    expect(await (await app.api('GET', '/api/v1/balance', { token: b.token })).json()).toEqual({ balance: 9, owed: 0 });
   });
 
   it('an active key name is unique per account, and can be reused once the old key is revoked', async () => {

@@ -45,7 +45,7 @@ describe.each(engines)('async scrapes with credit holds on %s', (engine) => {
       const accepted = await response.json();
       expect(accepted.status).toMatch(/queued|running/);
       expect(accepted.credits).toEqual({ charged: 0, balance: 1 });
-      expect(await (await app.api('GET', '/api/v1/balance', { token })).json()).toEqual({ balance: 1 });
+      expect(await (await app.api('GET', '/api/v1/balance', { token })).json()).toEqual({ balance: 1, owed: 0 });
       expect(await ledgerSum(app.services.db, accountId)).toBe(3);
 
       const second = await app.api('POST', '/api/v1/scrape', { token, body });

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/shared/config/config.ts';
 import { createServices, type Overrides, type Services } from '../../src/app/container.ts';
@@ -19,14 +20,28 @@ export interface TestApp {
 
 let counter = 0;
 
-/** The real server on an ephemeral port, a fresh database, and a fake Reddit on 127.0.0.1. */
+/** A port free on 127.0.0.1 now: the OS picks it, then it is let go for the app to take. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The real server on an ephemeral port, a fresh database, and a fake Reddit on 127.0.0.1.
+ * `publicUrl: 'self'` sets PUBLIC_URL to the server's own address, for flows that send a browser
+ * away and back to it (Stripe Checkout's success URL): the port is chosen before the config is read.
+ */
 export async function startTestApp(
   engine: Engine,
-  options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean; worker?: boolean } = {},
+  options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean; worker?: boolean; publicUrl?: 'self' } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(engine);
   const reddit = await startFakeReddit();
   const configured = options.redditConfigured ?? true;
+  const port = options.publicUrl === 'self' ? await freePort() : 0;
   const config = loadConfig({
     ...database.env,
     PORT: '0',
@@ -41,6 +56,7 @@ export async function startTestApp(
     REDDIT_AUTH_URL: reddit.url,
     ...(configured ? { REDDIT_CLIENT_ID: reddit.clientId, REDDIT_CLIENT_SECRET: reddit.clientSecret } : {}),
     ...options.env,
+    ...(options.publicUrl === 'self' ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
   });
   // The real client (built by the container, with the shared budget) against the fake server; only its back-off sleeps are shortened.
   const services = await createServices(config, {
@@ -50,7 +66,7 @@ export async function startTestApp(
   });
   const stopWorker = options.worker === false ? undefined : await services.startWorker();
   const server = await buildServer(services, { logger: false });
-  const address = await server.listen({ port: 0, host: '127.0.0.1' });
+  const address = await server.listen({ port, host: '127.0.0.1' });
 
   return {
     url: address,

@@ -82,7 +82,8 @@ export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUseca
 export const stripeWebhookRoutes: FastifyPluginAsync<{ billing: BillingUsecases }> = async (app, { billing }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post('/webhooks/stripe', { schema: { hide: true } }, async (request) => {
+  // Stripe sets no size for its events; a refunded charge with its refunds runs to tens of KiB, past the API's 64 KiB limit.
+  app.post('/webhooks/stripe', { schema: { hide: true }, bodyLimit: 1024 * 1024 }, async (request) => {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const signature = request.headers['stripe-signature'];
     const event = billing.verify(body, typeof signature === 'string' ? signature : undefined);

@@ -4,7 +4,8 @@ import type { BillingConfig } from '../../shared/config/billing.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import type { Database } from '../../shared/db/database.ts';
-import { AppError, isAppError } from '../../shared/errors.ts';
+import { isAppError, type AppError } from '../../shared/errors.ts';
+import { creditsErrors } from '../credits/credits.errors.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { Via } from '../../shared/via.ts';
 import type { StripeClient } from '../../integrations/stripe/stripe.client.ts';
@@ -66,11 +67,11 @@ export function createBillingUsecases(deps: BillingDeps) {
 
     howToGetCredits,
 
-    /** A 402 credits.insufficient reworded to end with how to get credits, with `buy_url` when they are on sale; any other error as it is. */
+    /** A 402 credits.insufficient that ends with how to get credits, with `buy_url` when they are on sale; any other error as it is. */
     explainRefusal<E>(error: E): E | AppError {
       if (!isAppError(error) || error.code !== 'credits.insufficient') return error;
-      const message = error.message.replace(/ Add credits and try again\.$/, ` ${howToGetCredits()}`);
-      return new AppError({ code: error.code, status: error.status, message, extra: { ...error.extra, ...(buyUrl ? { buy_url: buyUrl } : {}) }, headers: error.headers });
+      const { balance, required } = error.extra as { balance: number; required: number };
+      return creditsErrors.insufficient(balance, required, howToGetCredits(), buyUrl ?? undefined);
     },
 
     /**

@@ -1,12 +1,16 @@
 import { AppError } from '../../shared/errors.ts';
 
 export const creditsErrors = {
-  insufficient: (balance: number, required: number) =>
+  /**
+   * `howToGet` ends the message: the API and MCP replace the generic words with where this service
+   * sells credits or whom to ask (billing.usecases.ts `explainRefusal`), adding `buy_url` when it sells them.
+   */
+  insufficient: (balance: number, required: number, howToGet = 'Add credits and try again.', buyUrl?: string) =>
     new AppError({
       code: 'credits.insufficient',
       status: 402,
-      message: `This request costs ${required} credits and the account balance is ${balance}. Add credits and try again.`,
-      extra: { balance, required },
+      message: `This request costs ${required} credits and the account balance is ${balance}. ${howToGet}`,
+      extra: { balance, required, ...(buyUrl ? { buy_url: buyUrl } : {}) },
     }),
   /**
    * A payment condition like the balance, hence 402 and not 429: retrying within the month will not

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { idOf } from '../../shared/crypto/ids.ts';
+import { coalescedPasses } from '../../shared/jobs/passes.ts';
 import type { Database, Tables } from '../../shared/db/database.ts';
 import type { WebhookEventType } from '../webhooks/webhooks.events.ts';
 import { createLowBalanceRepository, type LowBalance } from './credits.low-balance.repository.ts';
@@ -76,29 +77,9 @@ export function createLowBalanceAlerts(deps: { db: Database; webhooks: WebhookQu
     while ((await sendBatch()) === BATCH);
   }
 
-  // A call made while a pass runs waits for one more pass, which begins after the current one and so
-  // after the caller's money move committed; a burst of calls shares that one pass.
-  let current: Promise<void> | null = null;
-  let queued: Promise<void> | null = null;
-  function start(): Promise<void> {
-    const pass: Promise<void> = sendAll().finally(() => {
-      if (current === pass) current = null;
-    });
-    current = pass;
-    return pass;
-  }
-
   return {
-    flush(): Promise<void> {
-      if (!current) return start();
-      queued ??= current
-        .catch(() => undefined)
-        .then(() => {
-          queued = null;
-          return start();
-        });
-      return queued;
-    },
+    /** Sends what is pending; a call during a pass waits for one more pass after it (shared/jobs/passes.ts). */
+    flush: coalescedPasses(sendAll),
   };
 }
 

@@ -14,8 +14,10 @@ import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
+import type { BillingUsecases } from '../billing/billing.usecases.ts';
 import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
+import { checkoutOrigins, creditsRoutes } from './dashboard.credits-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
 import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
@@ -42,6 +44,10 @@ export interface DashboardOptions {
   publicUrl: string | null;
   /** The low-balance threshold and the account's webhook endpoint, and the banner every page shows below it. */
   accountSettings: AccountSettingsUsecases;
+  /** Buying credits (the Credits page's packs, auto top-up and the page Checkout returns to) and the failed-top-up banner. */
+  billing: BillingUsecases;
+  /** STRIPE_API_URL while Stripe is configured, else null: where the Credits page's forms may lead (checkoutOrigins). */
+  stripeApiUrl: string | null;
   /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
   clock: () => Date;
 }
@@ -56,7 +62,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(cookie);
   await app.register(formbody);
   app.decorateRequest('dashboardSession', null);
-  app.decorateRequest('dashboardLowBalance', null);
+  app.decorateRequest('dashboardBanners', null);
   // The OpenAPI document describes /api/v1/ only; dashboard pages are not an API.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
@@ -69,7 +75,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     // Pages can hold a fresh token or account data; assets set their own caching.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
-  app.addHook('onRequest', loadSession(options.sessions, policy, options.accountSettings.lowBalance));
+  const bannersOf = async (accountId: string) => {
+    const [lowBalance, failure] = await Promise.all([options.accountSettings.lowBalance(accountId), options.billing.autoTopup.failure(accountId)]);
+    return { lowBalance, topupFailure: failure };
+  };
+  app.addHook('onRequest', loadSession(options.sessions, policy, bannersOf));
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error as FastifyError);
@@ -94,7 +104,13 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       policy,
       clock: options.clock,
     });
-    await member.register(activityRoutes, { credits: options.credits, scrape: options.scrape, accountSettings: options.accountSettings });
+    await member.register(creditsRoutes, {
+      credits: options.credits,
+      accountSettings: options.accountSettings,
+      billing: options.billing,
+      checkoutOrigins: checkoutOrigins(options.stripeApiUrl),
+    });
+    await member.register(activityRoutes, { scrape: options.scrape });
     await member.register(monitorsRoutes, { monitors: options.monitors });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish });
     await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });

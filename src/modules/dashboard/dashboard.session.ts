@@ -7,13 +7,14 @@ import type { Viewer } from './views/layout.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     dashboardSession: Session | null;
-    /** The signed-in account's low balance, read with the session so every page can show the banner. */
-    dashboardLowBalance: Viewer['lowBalance'];
+    /** The signed-in account's banners (low balance, a failed auto top-up), read with the session so every page can show them. */
+    dashboardBanners: Banners | null;
   }
 }
 
-/** The account's spendable balance and threshold while the first is below the second, else null. */
-export type LowBalanceOf = (accountId: string) => Promise<Viewer['lowBalance']>;
+/** What every page of a signed-in account warns about. */
+export type Banners = Pick<Viewer, 'lowBalance' | 'topupFailure'>;
+export type BannersOf = (accountId: string) => Promise<Banners>;
 
 const FORM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -56,12 +57,12 @@ function postedFromElsewhere(request: FastifyRequest): boolean {
 const csrfOf = (request: FastifyRequest) => (request.body as { csrf?: unknown } | undefined)?.csrf;
 
 /** onRequest for every dashboard route: who is signed in, if anyone. A dead cookie is cleared. */
-export const loadSession = (sessions: SessionsUsecases, policy: CookiePolicy, lowBalanceOf: LowBalanceOf) =>
+export const loadSession = (sessions: SessionsUsecases, policy: CookiePolicy, bannersOf: BannersOf) =>
   async function (request: FastifyRequest, reply: FastifyReply) {
     const raw = sessionIdOf(request, policy);
     request.dashboardSession = await sessions.resolve(raw);
     if (raw !== undefined && !request.dashboardSession) reply.clearCookie(sessionCookie(policy), baseCookie(policy));
-    if (request.dashboardSession) request.dashboardLowBalance = await lowBalanceOf(request.dashboardSession.accountId);
+    if (request.dashboardSession) request.dashboardBanners = await bannersOf(request.dashboardSession.accountId);
   };
 
 /** onRequest for pages behind log-in. */
@@ -116,5 +117,5 @@ export const viewerOf = (request: FastifyRequest): Viewer | null =>
   request.dashboardSession && {
     email: request.dashboardSession.email,
     csrfToken: request.dashboardSession.csrfToken,
-    lowBalance: request.dashboardLowBalance,
+    ...request.dashboardBanners,
   };

@@ -70,6 +70,8 @@ export const createTopupRepository = (db: Kysely<Tables>) => ({
       .where('account_id', '=', accountId)
       .where('enabled', '=', 1)
       .where('below', '=', 0)
+      // Still below: a purchase or grant may have lifted the balance since it was found.
+      .where(sql<boolean>`${spendableOf} < threshold`)
       .returningAll()
       .executeTakeFirst(),
 

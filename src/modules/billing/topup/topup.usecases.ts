@@ -5,6 +5,7 @@ import type { BillingConfig } from '../../../shared/config/billing.ts';
 import { newId } from '../../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../../shared/crypto/random.ts';
 import { transaction, type Database } from '../../../shared/db/database.ts';
+import { coalescedPasses } from '../../../shared/jobs/passes.ts';
 import type { StripeClient } from '../../../integrations/stripe/stripe.client.ts';
 import type { Via } from '../../../shared/via.ts';
 import type { WebhookEventType } from '../../webhooks/webhooks.events.ts';
@@ -161,27 +162,11 @@ export function createAutoTopups(deps: TopupDeps) {
     for (const payment of await repo.pending()) await charge(payment);
   }
 
-  // As with the low-balance alerts: a call made during a pass waits for one more pass after it.
-  let current: Promise<void> | null = null;
-  let queued: Promise<void> | null = null;
-  const start = (): Promise<void> => {
-    const run: Promise<void> = pass().finally(() => {
-      if (current === run) current = null;
-    });
-    current = run;
-    return run;
-  };
+  const flush = coalescedPasses(pass);
 
   return {
-    flush(): Promise<void> {
-      if (!stripe) return Promise.resolve();
-      if (!current) return start();
-      queued ??= current.catch(() => undefined).then(() => {
-        queued = null;
-        return start();
-      });
-      return queued;
-    },
+    /** Starts the top-ups of new crossings and charges the pending ones; a call during a pass waits for one more pass after it. */
+    flush: (): Promise<void> => (stripe ? flush() : Promise.resolve()),
 
     /**
      * Saves the choice. With a card saved, auto top-up is on at once; without one, it answers a
@@ -198,7 +183,12 @@ export function createAutoTopups(deps: TopupDeps) {
       let customerId = settings.customer_id;
       if (!customerId) {
         // One customer per account, whichever instance asks first: the key makes a retry return the same one.
-        const customer = await stripe.customers.create({ metadata: { account_id: accountId } }, { idempotencyKey: `customer-${accountId}` });
+        const customer = await stripe.customers
+          .create({ metadata: { account_id: accountId } }, { idempotencyKey: `customer-${accountId}` })
+          .catch((error: unknown) => {
+            log.warn({ err: error }, 'creating a Stripe customer for auto top-up failed');
+            throw billingErrors.checkoutFailed(error);
+          });
         customerId = customer.id;
         await repo.setCustomer(accountId, customerId, now());
       }
@@ -217,6 +207,19 @@ export function createAutoTopups(deps: TopupDeps) {
       const intent = await stripe.paymentIntents.retrieve(session.paymentIntentId);
       const paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
       if (paymentMethodId) await repo.saveCard(accountId, { customerId: session.customer, paymentMethodId }, now());
+    },
+
+    /**
+     * What the banner on every dashboard page warns of, in one read: the last failure while auto
+     * top-up is still on, or the failures that switched it off (not when its owner turned it off).
+     */
+    async failure(accountId: string): Promise<{ reason: string; off: boolean; failures: number } | null> {
+      if (!stripe) return null;
+      const row = await repo.settings(accountId);
+      if (!row?.last_failure) return null;
+      const off = row.enabled !== 1;
+      if (off && row.failures < FAILURES_BEFORE_OFF) return null;
+      return { reason: row.last_failure, off, failures: row.failures };
     },
 
     /** The settings as the Credits page shows them, with this month's count against the maximum. */

@@ -1,5 +1,6 @@
 import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
 import { html, type Html } from '../html.ts';
+import { autoTopupSection, buySection, type BuyView } from './credits-buy.ts';
 import { csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
@@ -8,8 +9,9 @@ const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
 
 type Entry = Usage['data'][number];
 
-/** The page of what the entry paid for (or refunded); a grant pays for nothing. */
+/** The page of what the entry paid for (or refunded), or of the payment that bought it; a grant pays for nothing. */
 function pageOf(entry: Entry): string | null {
+  if (entry.payment) return `/dashboard/credits/return?payment=${entry.payment.id}`;
   if (entry.scrape_id) return `/dashboard/scrapes/${entry.scrape_id}`;
   if (entry.generation_id) return `/dashboard/drafts/${entry.generation_id}`;
   if (entry.publication_id) return `/dashboard/publications/${entry.publication_id}`;
@@ -44,9 +46,11 @@ function ledgerTable(usage: Usage): Html {
 </table></div>`;
 }
 
-export interface CreditsPage {
+export interface CreditsPage extends BuyView {
   viewer: Viewer;
   balance: number;
+  /** Credits a refund or dispute could not take back, which the next purchase or grant pays first. */
+  owed: number;
   usage: Usage;
   firstPage: boolean;
   /** The saved low-balance threshold (null: off). */
@@ -80,6 +84,11 @@ export function creditsPage(view: CreditsPage): Html {
     viewer: view.viewer,
     section: 'credits',
     body: html`${noticeBox(view.notice)}<p class="balance">Balance: <strong>${view.balance}</strong> credits</p>
+${view.owed > 0
+  ? html`<p class="alert alert-warn owed">${view.owed} credit${view.owed === 1 ? '' : 's'} owed from a refund or dispute: the next purchase or grant pays them first.</p>`
+  : null}
+${buySection(view)}
+${autoTopupSection(view)}
 ${thresholdForm(view)}
 <section aria-labelledby="usage">
   <h2 id="usage">Usage, newest first</h2>

@@ -5,6 +5,8 @@ export interface Viewer {
   csrfToken: string;
   /** Set while the spendable balance is below the account's low-balance threshold: every page says so. */
   lowBalance?: { available: number; threshold: number } | null;
+  /** Set while auto top-up's last attempt failed (and it is on, or switched itself off for it): every page says so. */
+  topupFailure?: { reason: string; off: boolean; failures: number } | null;
 }
 
 type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'drafts' | 'publications' | 'webhooks' | 'connections';
@@ -49,6 +51,13 @@ const lowBalanceBanner = (low: Viewer['lowBalance']) =>
     ? html`<p class="alert alert-warn low-balance" role="status">Low balance: ${credits(low.available)} left (alert below ${low.threshold}). <a href="/dashboard/credits">Credits</a></p>`
     : null;
 
+const topupFailureBanner = (failure: Viewer['topupFailure']) =>
+  failure
+    ? html`<p class="alert alert-warn topup-failed" role="status">Auto top-up failed: ${failure.reason}${failure.off
+        ? ` It switched itself off after ${failure.failures} failed top-ups in a row.`
+        : null} <a href="/dashboard/credits#auto-topup">Credits</a></p>`
+    : null;
+
 /** `refreshSeconds` reloads the page that often (a meta refresh: no script, so the CSP allows it). */
 export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html; refreshSeconds?: number }): Html {
   const { title, viewer, section, body, refreshSeconds } = options;
@@ -78,7 +87,7 @@ ${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">\
   ${nav}
 </header>
 <main>
-${lowBalanceBanner(viewer?.lowBalance)}
+${lowBalanceBanner(viewer?.lowBalance)}${topupFailureBanner(viewer?.topupFailure)}
 <h1>${title}</h1>
 ${body}
 </main>
