@@ -15,6 +15,7 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
     publish: services.publish,
     credits: services.credits,
     rateLimit: services.rateLimit,
+    billing: services.billing,
     prices: services.config.prices,
     scrapeWaitMs: services.config.jobs.syncWaitMs,
     version: MCP_SERVER_VERSION,

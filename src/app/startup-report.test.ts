@@ -16,13 +16,24 @@ const without = (...names: (keyof typeof everything)[]) =>
 
 describe('the start-up report', () => {
   it('with everything configured it says only where the dashboard is, at PUBLIC_URL', () => {
-    expect(startupReport(loadConfig(everything), listening)).toEqual([{ level: 'info', msg: 'Dashboard: https://subpilot.example/dashboard' }]);
+    expect(startupReport(loadConfig(everything), listening)).toEqual([
+      { level: 'info', msg: 'Dashboard: https://subpilot.example/dashboard' },
+      { level: 'info', msg: 'Credits are not sold here (no STRIPE_SECRET_KEY): grant them with `subpilot credits grant`; a 402 tells the caller to ask the operator.' },
+    ]);
+  });
+
+  it('with Stripe it names the packs on sale and the address Stripe must send its events to', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', CREDIT_PACKS: '500:5.00,2000:18.00', CURRENCY: 'eur' };
+    expect(startupReport(loadConfig({ ...everything, ...stripe }), listening)[1]).toEqual({
+      level: 'info',
+      msg: "Selling credits with Stripe: packs of 500, 2000 credits (eur); Stripe's events go to https://subpilot.example/webhooks/stripe.",
+    });
   });
 
   it('with nothing configured it gives the local dashboard address and one warning per capability, each naming what to set', () => {
     const lines = startupReport(loadConfig({}), { host: '0.0.0.0', port: 4321 });
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
-    const warnings = lines.slice(1);
+    const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
     expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate', 'Connect Reddit and publish', 'Webhooks']);
     expect(warnings[0]!.msg).toMatch(/REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET .*approved/);
@@ -32,7 +43,7 @@ describe('the start-up report', () => {
   });
 
   it('without SECRET_KEY alone, connections/publish and webhooks are off and both name SECRET_KEY only', () => {
-    const warnings = startupReport(without('SECRET_KEY'), listening).slice(1);
+    const warnings = startupReport(without('SECRET_KEY'), listening).slice(2);
     expect(warnings).toHaveLength(2);
     expect(warnings[0]!.msg).toMatch(/^Connect Reddit and publish are off .*set SECRET_KEY \(try: openssl rand -hex 32\)\.$/);
     expect(warnings[1]!.msg).toMatch(/^Webhooks are off/);
@@ -42,12 +53,13 @@ describe('the start-up report', () => {
     const lines = startupReport(without('PUBLIC_URL'), { host: '::1', port: 9000 });
     expect(lines.map((line) => line.msg)).toEqual([
       'Dashboard: http://[::1]:9000/dashboard',
+      expect.stringMatching(/^Credits are not sold here/),
       'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set PUBLIC_URL (or REDDIT_REDIRECT_URI).',
     ]);
   });
 
   it('without Reddit credentials scrape and connections are off, and nothing else', () => {
-    const warnings = startupReport(without('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'), listening).slice(1);
+    const warnings = startupReport(without('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'), listening).slice(2);
     expect(warnings.map((line) => line.msg)).toEqual([
       expect.stringMatching(/^Scrape is off/),
       expect.stringMatching(/^Connect Reddit and publish are off .*: set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET \(an approved Reddit app of type "web app"\)\.$/),
@@ -55,7 +67,7 @@ describe('the start-up report', () => {
   });
 
   it('without a language model only generate is off', () => {
-    const warnings = startupReport(without('LLM_BASE_URL', 'LLM_MODEL'), listening).slice(1);
+    const warnings = startupReport(without('LLM_BASE_URL', 'LLM_MODEL'), listening).slice(2);
     expect(warnings.map((line) => line.msg)).toEqual([
       'Generate is off (POST /api/v1/generate answers 503): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.',
     ]);

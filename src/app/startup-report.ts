@@ -22,13 +22,23 @@ function connectionsNeed(config: Config): string[] {
   ];
 }
 
+/** Whether credits are on sale, and where Stripe must send its events. Not a warning: a self-hoster who sells nothing grants credits with the CLI on purpose. */
+function sellingLine({ billing }: Config, origin: string): StartupLine {
+  return {
+    level: 'info',
+    msg: billing.stripe
+      ? `Selling credits with Stripe: packs of ${billing.packs.map((pack) => pack.credits).join(', ')} credits (${billing.currency}); Stripe's events go to ${origin}/webhooks/stripe.`
+      : `Credits are not sold here (no STRIPE_SECRET_KEY): grant them with \`subpilot credits grant\`; a 402 tells the caller to ask ${billing.contact ?? 'the operator'}.`,
+  };
+}
+
 /**
- * What `serve` says once it listens: where the dashboard is, then one line per capability that is off,
+ * What `serve` says once it listens: where the dashboard is and whether credits are on sale, then one line per capability that is off,
  * naming what to set, so that an operator learns it at start-up rather than from a user's 503.
  */
 export function startupReport(config: Config, listening: { host: string; port: number }): StartupLine[] {
   const origin = config.publicUrl ?? localOrigin(listening.host, listening.port);
-  const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }];
+  const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }, sellingLine(config, origin)];
   const off = (msg: string) => lines.push({ level: 'warn', msg });
   if (!config.reddit) {
     off(

@@ -3,10 +3,12 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { isAppError } from '../shared/errors.ts';
 import { accountsCommand } from './accounts.ts';
+import { billingCommand } from './billing.ts';
+import { creditsCommand } from './credits.ts';
 import type { CliIo } from './io.ts';
 import { mcpCommand } from './mcp.ts';
 import { monitorsCommand } from './monitors.ts';
-import { creditsCommand, keysCommand } from './operator.ts';
+import { keysCommand } from './operator.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -37,6 +39,7 @@ export function subpilotProgram(io: CliIo): Command {
 
   program.addCommand(accountsCommand(io));
   program.addCommand(creditsCommand(io));
+  program.addCommand(billingCommand(io));
   program.addCommand(keysCommand(io));
   program.addCommand(monitorsCommand(io));
   program.addCommand(mcpCommand(io, version));

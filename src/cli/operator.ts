@@ -27,31 +27,6 @@ export async function withServices<T>(
 
 export const emailOption = () => new Option('--email <email>', "the account's email address").makeOptionMandatory();
 
-const positiveInteger = (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
-    throw new InvalidArgumentError(`amount must be a whole number above 0, got "${value}"`);
-  }
-  return Number(value);
-};
-
-export function creditsCommand(io: CliIo): Command {
-  const credits = new Command('credits').description('manage credit balances');
-  credits
-    .command('grant')
-    .description("add credits to an account's balance (a grant entry in its ledger); prints the new balance")
-    .addOption(emailOption())
-    .requiredOption('--amount <n>', 'credits to add, a whole number above 0', positiveInteger)
-    .option('--reason <text>', 'why, kept in the ledger entry', 'operator grant')
-    .action(async (options: { email: string; amount: number; reason: string }) => {
-      const balance = await withServices(io, async (s) => {
-        const account = await s.accounts.requireByEmail(options.email);
-        return s.credits.grant(account.id, options.amount, options.reason);
-      });
-      io.stdout.write(`${balance}\n`);
-    });
-  return credits;
-}
-
 /** The overlaps of `keys roll`; keys.usecases.ts (ROLL_OVERLAPS) is not imported here, as it loads the database code. */
 const ROLL_OVERLAP_NAMES: readonly RollOverlap[] = ['now', '1h', '24h', '7d'];
 

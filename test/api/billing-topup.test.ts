@@ -127,6 +127,15 @@ describe.each(engines)('auto top-up buys one pack per crossing, never twice, on 
     expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: false, failures: 3, lastFailure: expect.any(String) });
     expect((await topupsOf(accountId)).map((p) => p.status)).toEqual(['failed', 'failed', 'failed']);
     expect(await standing(app, accountId)).toEqual({ balance: 200, owed: 0 });
+
+    // Saving again does not trust the card that failed: a new checkout saves another, and it is on again.
+    const failedCard = await cardOf(accountId);
+    const again = await app.services.billing.autoTopup.configure(accountId, { threshold: 300, packCredits: 500, monthlyMax: 5 }, { via: 'dashboard' });
+    expect(again).toMatchObject({ enabled: false, checkoutUrl: expect.any(String) });
+    stripe.complete(again.checkoutUrl!.split('/').pop()!);
+    await stripe.settled();
+    expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: true, failures: 0, lastFailure: null });
+    expect(await cardOf(accountId)).not.toBe(failedCard);
   });
 
   it('stops at the monthly maximum: a second crossing in the month buys nothing', async () => {

@@ -72,7 +72,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
       rich,
       broke: (await main.accountWithKey(0)).token,
       throttled: (await limits.accountWithKey(100)).token,
-      ids: { scrape: '', generation: '', publication: '', monitor: '' },
+      ids: { scrape: '', generation: '', publication: '', monitor: '', payment: '' },
       serial: () => ++serial,
       send: async (app, call: Call) => checked(await send(apps[app].url, { ...call, token: call.token === undefined ? rich.token : call.token })),
       raw: async (app, method, target, head) => checked(await sendRaw(apps[app].url, method, target, head)),
@@ -90,6 +90,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
       generation: await idOf('createGeneration'),
       publication: await idOf('createPublication'),
       monitor: await idOf('createMonitor'),
+      payment: (JSON.parse((await w.send('main', callOf(w, 'createCheckout'))).body) as { payment: { id: string } }).payment.id,
     };
   }, 60_000);
 

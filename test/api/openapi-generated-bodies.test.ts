@@ -7,6 +7,7 @@ import { startPublishingApp, type PublishingApp } from '../support/publishing.ts
 import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
 import { mutations, type Rule } from '../support/schema-mutations.ts';
 import { engines } from '../support/engines.ts';
+import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 
 /*
  * Request bodies generated from the served document, 200 valid and 200 invalid per operation that takes
@@ -14,7 +15,7 @@ import { engines } from '../support/engines.ts';
  * document's schema, not the generator's claim: a valid body must never be refused as `request.invalid`,
  * an invalid one (a valid body with one rule broken) always must. Valid bodies go all the way: the
  * account has credits and a connected Reddit user, generate has a (fake) language model, publish a
- * (fake) Reddit. Any answer other than request.invalid (a 202, a 404 for a generation that does not
+ * (fake) Reddit, checkout a (fake) Stripe. Any answer other than request.invalid (a 202, a 404 for a generation that does not
  * exist, a 422 publish.rejected from Reddit) counts as not refused: the schema let it through.
  */
 
@@ -24,6 +25,7 @@ const PER_OPERATION = 200;
 const LIMITS = { MONITOR_MAX_PER_ACCOUNT: '1000000', MONITOR_MAX_SUBREDDITS_PER_ACCOUNT: '1000000' };
 /** 422s with codes of their own that a valid body may get: checks the schema cannot say, about the account or Reddit. */
 const OTHER_422_CODES = [
+  'billing.unknown_pack', // a whole number of credits, but no pack of CREDIT_PACKS has that many
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
@@ -43,7 +45,14 @@ const webhookUrls = fc.oneof(
   fc.tuple(fc.constantFrom(PUBLIC_ADDRESS, '[2606:2800:21f:cb07:6820:80da:af6b:8b2c]'), fc.webPath()).map(([host, path]) => `https://${host}${path}`),
 );
 
-const OPERATIONS = ['POST /api/v1/scrape', 'POST /api/v1/generate', 'POST /api/v1/publish', 'POST /api/v1/monitors', 'PATCH /api/v1/monitors/{id}'];
+const OPERATIONS = [
+  'POST /api/v1/scrape',
+  'POST /api/v1/generate',
+  'POST /api/v1/publish',
+  'POST /api/v1/monitors',
+  'PATCH /api/v1/monitors/{id}',
+  'POST /api/v1/credits/checkout',
+];
 
 type Document = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: Components };
 type Broken = { rule: Rule; path: string; body: unknown };
@@ -94,15 +103,24 @@ async function pooled<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[
 
 describe.each(engines)('request bodies generated from the OpenAPI document (%s)', (engine) => {
   let app: PublishingApp;
+  let stripe: FakeStripe;
   let token: string;
   let monitorId: string;
   let doc: Document;
   let ajv: Ajv2020;
 
   beforeAll(async () => {
+    stripe = await startFakeStripe();
     app = await startPublishingApp(engine, {
       worker: false,
-      env: LIMITS,
+      env: {
+        ...LIMITS,
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_URL: stripe.url,
+        CREDIT_PACKS: '500:5.00,2000:18.00',
+        PUBLIC_URL: 'http://127.0.0.1:9',
+      },
       overrides: () => ({ resolveHost: async () => [{ address: PUBLIC_ADDRESS, family: 4 }] }),
     });
     ({ token } = await app.connectedAccount(100_000_000));
@@ -116,7 +134,10 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     expect(created.status).toBe(201);
     monitorId = ((await created.json()) as { id: string }).id;
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app?.close();
+    await stripe?.close();
+  });
 
   const validatorFor = (schema: Schema): ValidateFunction =>
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));

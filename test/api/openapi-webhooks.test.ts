@@ -9,6 +9,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/webhooks.events.
 import { loadConfig } from '../../src/shared/config/config.ts';
 import type { TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { startFakeStripe, type FakeStripe, type PaymentIntent } from '../support/fake-stripe.ts';
 import { createMonitor, cycle, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
 import { startReceiver } from '../support/receiver.ts';
 
@@ -87,13 +88,24 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
   let app: TestApp;
   let clock: PinnedClock;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let stripe: FakeStripe;
   let checked = 0;
   /** What the received events were: their types, and for some the kind (monitor.health) or the reason. */
   const seen = new Set<string>();
 
   beforeAll(async () => {
     // One page per listing and cycle, so a burst of posts leaves a gap (a monitor.health event).
-    ({ app, clock } = await startMonitorsApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', MONITOR_MAX_PAGES_PER_CYCLE: '1' } }));
+    // Credits sold through a fake Stripe, for the failed auto top-up (credits.topup_failed).
+    stripe = await startFakeStripe();
+    const billing = {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      CREDIT_PACKS: '500:5.00',
+      PUBLIC_URL: 'http://127.0.0.1:9',
+    };
+    ({ app, clock } = await startMonitorsApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', MONITOR_MAX_PAGES_PER_CYCLE: '1', ...billing } }));
+    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
     // Near real time: receivers (standardwebhooks here) refuse a webhook-timestamp more than 5 minutes off.
     clock.set(new Date(Date.now() - 120_000).toISOString());
     receiver = await startReceiver();
@@ -101,6 +113,7 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
   afterAll(async () => {
     await receiver.close();
     await app.close();
+    await stripe.close();
   });
 
   /**
@@ -217,6 +230,22 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
     await app.services.webhooks.sendTest(accountId, receiver.url);
     const bodies = await deliverAndCheck();
     expect(typesOf(bodies)).toEqual(['credits.low', 'webhook.test']);
+  });
+
+  it('credits.topup_failed is signed and matches its schema', async () => {
+    const { accountId } = await app.accountWithKey(0);
+    await app.services.accountSettings.setWebhookUrl(accountId, receiver.url);
+    // The pack bought at a Checkout saves the card; 500 credits stay below the threshold of 1000.
+    const topup = { threshold: 1000, packCredits: 500, monthlyMax: 3 };
+    const { checkoutUrl } = await app.services.billing.autoTopup.configure(accountId, topup, { via: 'api' });
+    const session = stripe.complete(checkoutUrl!.split('/').pop()!);
+    await stripe.settled();
+    const intent = stripe.object<PaymentIntent>(String(session.payment_intent))!;
+    stripe.savedCardBehaviour(String(intent.payment_method), 'declined');
+    await app.services.billing.autoTopup.flush();
+    const bodies = await deliverAndCheck();
+    expect(typesOf(bodies)).toEqual(['credits.topup_failed']);
+    expect(bodies[0]!.data).toMatchObject({ credits: 500, code: 'card_declined', failures_in_a_row: 1, auto_topup_disabled: false });
   });
 
   it('every event type the code can send was received and checked above', () => {

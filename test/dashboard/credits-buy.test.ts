@@ -230,10 +230,13 @@ describe.each(engines)('buying credits on the Credits page with Stripe on %s', (
       await app.services.billing.autoTopup.flush();
     }
     for (const path of pages) expect(BANNER.exec((await browser.get(path)).body)?.[1], path).toContain('It switched itself off after 3 failed top-ups in a row.');
-    expect((await browser.get('/dashboard/credits')).body).toContain('It switched itself off after 3 failed top-ups in a row; save the form to turn it on again.');
+    expect((await browser.get('/dashboard/credits')).body).toContain('It switched itself off after 3 failed top-ups in a row; save the form to replace the card and turn it on again.');
 
-    expect((await setTopup(browser, { threshold: '10', pack: '500', monthly_max: '10' })).location).toBe('/dashboard/credits?done=topup');
+    // The card that failed is not trusted again: saving goes to a checkout that saves a new one.
+    const replaced = sessionOf((await setTopup(browser, { threshold: '10', pack: '500', monthly_max: '10' })).location);
     for (const path of pages) expect((await browser.get(path)).body, path).not.toMatch(BANNER);
+    await pay(replaced);
+    expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: true, failures: 0 });
   });
 });
 

@@ -78,7 +78,7 @@ describe.each(engines)('the examples of the documents, run against a running ser
         return result.output;
       };
       // The CLI prints the account and the new balance too; the last line is the API's answer.
-      expect(JSON.parse((await step('quickstart-key.sh')).trim().split('\n').at(-1)!)).toEqual({ balance: 100 });
+      expect(JSON.parse((await step('quickstart-key.sh')).trim().split('\n').at(-1)!)).toEqual({ balance: 100, owed: 0 });
 
       const scrape = JSON.parse(await step('quickstart-scrape.sh'));
       expect(scrape).toMatchObject({ status: 'completed', credits: { charged: 2, balance: 98 } });

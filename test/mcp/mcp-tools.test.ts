@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startBillingApp } from '../support/billing.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import { eventually } from '../support/receiver.ts';
@@ -95,7 +96,7 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     expect(posted.structuredContent, textOf(posted)).toMatchObject({ status: 'published', credits: { charged: PRICES.publish } });
 
     const balance = await callTool(client, 'get_balance');
-    expect(balance.structuredContent).toEqual({ balance: 100 - 1 - PRICES.generate - PRICES.publish });
+    expect(balance.structuredContent).toEqual({ balance: 100 - 1 - PRICES.generate - PRICES.publish, owed: 0 });
     const usage = await callTool(client, 'list_usage', { limit: 3 });
     const entries = usage.structuredContent!.data as { amount: number; key: { prefix: string } | null; via: string | null }[];
     expect(entries.map((e) => [e.amount, e.via])).toEqual([[-PRICES.publish, 'mcp'], [-PRICES.generate, 'mcp'], [-1, 'mcp']]);
@@ -145,7 +146,7 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const { token } = await app.services.keys.createKey(account.accountId, 'reader', { scopes: ['read'] });
     const client = await mcpClient(app.url, token);
     clients.push(client);
-    expect((await callTool(client, 'get_balance')).structuredContent).toEqual({ balance: 30 });
+    expect((await callTool(client, 'get_balance')).structuredContent).toEqual({ balance: 30, owed: 0 });
     const refused = await callTool(client, 'publish', { type: 'comment', parent: 't3_mcp1', body: 'Hello', confirm: true });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ status: 403, code: 'auth.insufficient_scope', required_scope: 'publish' });
@@ -158,7 +159,9 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const refused = await callTool(client, 'generate_draft', { type: 'post', subreddit: 'r/node', instructions: 'Announce v2' });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ status: 402, code: 'credits.insufficient', required: PRICES.generate });
-    expect(textOf(refused)).toMatch(/\(code credits\.insufficient\)$/);
+    // This server sells no credits (no Stripe, no BILLING_CONTACT): the way to them is its operator.
+    expect(textOf(refused)).toMatch(/ Ask the operator of this service for credits and try again\. \(code credits\.insufficient\)$/);
+    expect(refused.structuredContent).not.toHaveProperty('buy_url');
     expect(await ledgerSum(app.services.db, account.accountId)).toBe(PRICES.generate - 1);
   });
 
@@ -211,5 +214,30 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
       part = await callTool(client, 'get_scrape', { id: first.structuredContent!.id, results_offset: next });
     }
     expect(ids.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `t3_big${i}`).sort());
+  });
+});
+
+describe.each(engines)('the MCP server of a service that sells credits, on %s', (engine) => {
+  let billing: Awaited<ReturnType<typeof startBillingApp>>;
+  beforeAll(async () => {
+    billing = await startBillingApp(engine, { worker: false });
+  });
+  afterAll(() => billing.close());
+
+  it('a refusal for credits ends as the API\'s does, with where to buy them, and carries buy_url', async () => {
+    const { app } = billing;
+    const { token } = await app.accountWithKey(0);
+    const client = await mcpClient(app.url, token);
+    try {
+      const refused = await callTool(client, 'search_reddit', { subreddits: ['r/node'], keywords: ['kysely'] });
+      const api = await (await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/node'], keywords: ['kysely'] } })).json();
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ status: 402, code: 'credits.insufficient', buy_url: 'https://subpilot.example.com/dashboard/credits' });
+      expect(textOf(refused)).toBe(`${api.detail} (code credits.insufficient)`);
+      expect(api.detail).toMatch(/ Buy credits at https:\/\/subpilot\.example\.com\/dashboard\/credits and try again\.$/);
+      expect(refused.structuredContent).toEqual(api);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -73,7 +73,7 @@ describe.each(engines)('/mcp keys, hosts and instances on %s', (engine) => {
   it('a revoked key is refused on the very next call, and so is an expired one', async () => {
     const { token, accountId } = await app.accountWithKey(10);
     const client = await mcpClient(app.url, token);
-    expect((await callTool(client, 'get_balance')).structuredContent).toEqual({ balance: 10 });
+    expect((await callTool(client, 'get_balance')).structuredContent).toEqual({ balance: 10, owed: 0 });
     await app.services.keys.revokeKey(accountId, { prefix: token.slice(0, 16) });
     await expect(callTool(client, 'get_balance')).rejects.toThrow(/401/);
     await client.close();

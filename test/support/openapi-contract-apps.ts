@@ -5,15 +5,17 @@
  * - `main`: Reddit, a connected Reddit user, a language model and webhooks all configured; short HTTP
  *   timeouts (408 in half a second), a Reddit user client that gives up after 300 ms (504), and a DNS
  *   for webhook hosts that can hold an answer (a request held before it binds its Idempotency-Key,
- *   while a twin binds it: 409).
+ *   while a twin binds it: 409); credits sold through a fake Stripe (`stripe`), which can be made to fail (502).
  * - `limits`: two calls a minute per key, one failed key a minute per address, no language model, no
- *   SECRET_KEY (so no webhooks and no Reddit connections): the 429s and the "not configured" 503s. Its
+ *   SECRET_KEY (so no webhooks and no Reddit connections) and no Stripe: the 429s, the "not configured"
+ *   503s and the 409 of a server that sells no credits. Its
  *   database is the one the test takes away at the end (500, and 503 on PostgreSQL).
  */
 import { connect } from 'node:net';
 import { createDatabase } from '../../src/shared/db/database.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';
+import { startFakeStripe } from './fake-stripe.ts';
 import type { Answer } from './openapi-contract.ts';
 import { lateRedditUserClient, startPublishingApp, type PublishingApp } from './publishing.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
@@ -101,11 +103,30 @@ function createDnsGate() {
 
 export async function startMainApp(engine: Engine) {
   const dns = createDnsGate();
+  const stripe = await startFakeStripe();
   const app: PublishingApp = await startPublishingApp(engine, {
-    env: { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '1000', ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    env: {
+      HTTP_HEADERS_TIMEOUT_MS: '500',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      CREDIT_PACKS: '500:5.00,2000:18.00',
+      PUBLIC_URL: 'http://127.0.0.1:9',
+    },
     overrides: () => ({ redditUser: lateRedditUserClient(() => app), resolveHost: dns.resolve }),
   });
-  return Object.assign(app, { dns });
+  const closeApp = app.close.bind(app);
+  return Object.assign(app, {
+    dns,
+    stripe,
+    async close() {
+      await closeApp();
+      await stripe.close();
+    },
+  });
 }
 
 export type MainApp = Awaited<ReturnType<typeof startMainApp>>;

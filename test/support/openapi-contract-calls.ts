@@ -26,7 +26,7 @@ export interface World {
   freshLimitsKey(): Promise<string>;
   /** A key on `limits` for the 429s, and for the calls once its database is gone. */
   throttled: string;
-  ids: { scrape: string; generation: string; publication: string; monitor: string };
+  ids: { scrape: string; generation: string; publication: string; monitor: string; payment: string };
   /** A number of its own for each call, so no two texts or keys are the same. */
   serial(): number;
 }
@@ -42,6 +42,8 @@ export const scrapeBody = { subreddits: ['r/node'], keywords: ['contract'] };
 // A reply: the fake model's one-line answer is a whole reply, where a post would want a title and a body.
 export const generateBody = { type: 'reply', post_id: 't3_c1', instructions: 'A short tip' };
 export const monitorBody = { name: 'Contract watch', subreddits: ['r/node'], keywords: ['contract'] };
+// The smaller of the contract app's two packs (CREDIT_PACKS 500:5.00,2000:18.00).
+export const checkoutBody = { credits: 500 };
 export const comment = (w: World) => ({ type: 'comment', parent: 't3_c1', body: `Contract comment ${w.serial()}` });
 
 /** A valid call of each operation but HEAD (a HEAD twin sends its GET's call), and the scope its key needs. */
@@ -63,6 +65,8 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   // A monitor of nobody: the answers every operation gives come before the look-up, and none deletes one.
   deleteMonitor: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/monitors/mon_${NO_ID}` },
   listMonitorMatches: { method: 'GET', scope: 'read', target: (w) => `/api/v1/monitors/${w.ids.monitor}/matches` },
+  createCheckout: { method: 'POST', scope: 'billing', target: () => '/api/v1/credits/checkout', body: () => checkoutBody },
+  getPayment: { method: 'GET', scope: 'read', target: (w) => `/api/v1/credits/payments/${w.ids.payment}` },
 };
 
 /** The valid call of an operation (not HEAD). */

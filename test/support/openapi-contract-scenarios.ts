@@ -4,7 +4,20 @@
  * answers every operation gives are in openapi-contract-calls.ts.
  */
 import type { Call } from './openapi-contract-apps.ts';
-import { NO_ID, WEBHOOK, callOf, comment, generateBody, get, monitorBody, post, scrapeBody, type Checked, type World } from './openapi-contract-calls.ts';
+import {
+  NO_ID,
+  WEBHOOK,
+  callOf,
+  checkoutBody,
+  comment,
+  generateBody,
+  get,
+  monitorBody,
+  post,
+  scrapeBody,
+  type Checked,
+  type World,
+} from './openapi-contract-calls.ts';
 import { eventually } from './receiver.ts';
 
 /** One answer of one operation: `call` is sent to `main`, as the rich account unless it names a key; `run` does more. */
@@ -215,18 +228,29 @@ export const SCENARIOS: Scenario[] = [
   }),
   scenario('listMonitorMatches', 404, 'a monitor that does not exist', { call: () => get(`/api/v1/monitors/mon_${NO_ID}/matches`) }),
   scenario('listMonitorMatches', 422, 'limit=0', { call: (w) => get(`/api/v1/monitors/${w.ids.monitor}/matches?limit=0`) }),
+
+  ok('createCheckout', 201),
+  ...bodyRefusals('createCheckout', 'POST', () => '/api/v1/credits/checkout', { credits: 0 }),
+  scenario('createCheckout', 422, 'a number of credits no pack has', { call: () => post('/api/v1/credits/checkout', { credits: 7 }) }),
+  // Three failures: the first call and stripe-node's two retries.
+  scenario('createCheckout', 502, 'Stripe answering 500', {
+    run: (w) => whileUpstream(w, (on) => on && w.main.stripe.failNext(500, 3), post('/api/v1/credits/checkout', checkoutBody)),
+  }),
+  ok('getPayment'),
+  ...byId('getPayment', '/api/v1/credits/payments', 'pay'),
 ];
 
 /** A call to `limits` with a key of its own (two calls a minute each). */
 const onLimits = (call: (w: World) => Call) => async (w: World) => w.send('limits', { ...call(w), token: await w.freshLimitsKey() });
 
-/** On `limits`, which has no language model and no SECRET_KEY: what a server without them answers. */
+/** On `limits`, which has no language model, no SECRET_KEY and no Stripe: what a server without them answers. */
 export const NOT_CONFIGURED: Scenario[] = [
   scenario('createGeneration', 503, 'a server without a language model', { run: onLimits(() => post('/api/v1/generate', generateBody)) }),
   scenario('createPublication', 503, 'a server without Reddit connections', { run: onLimits(publishComment) }),
   scenario('createMonitor', 503, 'a webhook on a server without SECRET_KEY', {
     run: onLimits(() => post('/api/v1/monitors', { ...monitorBody, webhook_url: WEBHOOK })),
   }),
+  scenario('createCheckout', 409, 'a server that sells no credits', { run: onLimits(() => post('/api/v1/credits/checkout', checkoutBody)) }),
   scenario('updateMonitor', 503, 'a webhook on a server without SECRET_KEY', {
     run: async (w) => {
       const token = await w.freshLimitsKey();

@@ -174,7 +174,7 @@ export const webhookSchemas: Record<string, unknown> = {
       failures_in_a_row: { type: 'integer', minimum: 1, description: 'Failed top-ups in a row, this one included.' },
       auto_topup_disabled: { type: 'boolean', description: `Whether auto top-up switched itself off: it does after ${FAILURES_BEFORE_OFF} failures in a row.` },
     }),
-    'An auto top-up could not charge the saved card; nothing was bought. Buy a pack on the Credits page to save a card that works.',
+    'An auto top-up could not charge the saved card; nothing was bought. Saving the auto top-up settings again on the Credits page asks for a card that works at a new checkout.',
   ),
   WebhookTestEvent: event(
     'webhook.test',

@@ -53,7 +53,8 @@ export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUseca
     },
     async (request, reply) => {
       const { accountId, via } = callerOf(request);
-      return reply.code(201).send(await billing.checkout(accountId, request.body.credits, { via }));
+      const checkout = await billing.checkout(accountId, request.body.credits, { via });
+      return reply.code(201).header('location', `/api/v1/credits/payments/${checkout.payment.id}`).send(checkout);
     },
   );
 
@@ -66,7 +67,7 @@ export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUseca
         operationId: 'getPayment',
         description: 'A purchase of credits: open, paid (and `credited` once the webhook landed), failed or expired.',
         tags: ['credits'],
-        params: Type.Object({ id: Type.String({ maxLength: 100, examples: [SAMPLE_PAYMENT] }) }),
+        params: Type.Object({ id: Type.String({ maxLength: 64, examples: [SAMPLE_PAYMENT] }) }),
         response: { 200: paymentSchema },
       },
     },

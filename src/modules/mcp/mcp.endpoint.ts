@@ -1,5 +1,6 @@
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BillingUsecases } from '../billing/billing.usecases.ts';
 import { assertScope } from '../keys/keys.hooks.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import { countCall } from '../ratelimit/ratelimit.hooks.ts';
@@ -37,7 +38,7 @@ const CACHE_HINTS = {
  * stateless 2026-07-28 era alike. Each tool call passes the API's checks in the API's order, after
  * the key the route has already checked: scope, then rate limit, then arguments, then the usecase.
  */
-export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecases; version: string }) {
+export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecases; billing: Pick<BillingUsecases, 'explainRefusal'>; version: string }) {
   const tools = toolsOf(deps);
   const checkers = new Map(tools.map((t) => [t.name, checkerOf(t.name, t.schema)]));
   const listed = tools.map((t) => ({
@@ -68,7 +69,8 @@ export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecase
       log.info({ tool: name, key_prefix: caller.keyPrefix, duration_ms: Math.round(performance.now() - started) }, 'mcp tool call');
       return result;
     } catch (error) {
-      const { result, appError } = toolError(error);
+      // A refusal for credits says how to get them (and `buy_url`), as the API's 402 does.
+      const { result, appError } = toolError(deps.billing.explainRefusal(error));
       const level = appError.status >= 500 ? 'error' : 'info';
       log[level]({ tool: name, key_prefix: caller.keyPrefix, code: appError.code, ...(level === 'error' ? { err: error } : {}) }, 'mcp tool call refused');
       return result;

@@ -10,21 +10,24 @@ const accountTools = ({ credits: ledger }: ToolDeps) => [
   tool<Record<string, never>>({
     name: 'get_balance',
     title: 'Get the credit balance',
-    description: 'The credits this account can spend now (held credits of running scrapes excluded). Free: spends no credits.',
+    description:
+      'The credits this account can spend now (held credits of running scrapes excluded), and the credits it owes after a refund ' +
+      'or dispute of credits already spent (the next credits bought or granted pay them first). Free: spends no credits.',
     scope: 'read',
     schema: argumentsOf(null),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (caller) => {
-      const balance = await ledger.spendableBalance(caller.accountId);
-      return { summary: `The balance is ${credits(balance)}.`, data: { balance } };
+      const standing = await ledger.standing(caller.accountId);
+      const owed = standing.owed > 0 ? ` It owes ${credits(standing.owed)}, which the next credits bought or granted pay first.` : '';
+      return { summary: `The balance is ${credits(standing.balance)}.${owed}`, data: standing };
     },
   }),
   pagedTool<UsageEntry>({
     name: 'list_usage',
     title: 'List credit usage',
     description:
-      "This account's ledger, newest first: every charge, refund and grant with what it was for, which key made it and through which " +
-      'interface (via: api, mcp, dashboard).',
+      "This account's ledger, newest first: every charge, refund, grant and purchase of credits (and a purchase's refunds and disputes) " +
+      'with what it was for, which key made it and through which interface (via: api, mcp, dashboard).',
     noun: ['ledger entry', 'ledger entries'],
     list: (accountId, page) => ledger.usage(accountId, page),
     line: (e) => `${e.created_at} ${e.amount > 0 ? '+' : ''}${e.amount} → ${e.balance_after}: ${e.description}`,

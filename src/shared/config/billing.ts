@@ -34,6 +34,9 @@ export interface BillingConfig {
 type Env = Record<string, string | undefined>;
 type Fail = (message: string) => never;
 
+/** Currencies with three decimals (docs.stripe.com/currencies#three-decimal). */
+const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
+
 /** `500:5.00,2000:18.00`: credits, a colon, the price in the currency's major unit. */
 export function parsePacks(raw: string, currency: string, fail: Fail): CreditPack[] {
   const decimals = decimalsOf(currency);
@@ -60,6 +63,8 @@ export function parsePacks(raw: string, currency: string, fail: Fail): CreditPac
 export function billingConfig(env: Env, publicUrl: string | null, apiUrl: string, fail: Fail): BillingConfig {
   const currency = (env.CURRENCY || 'usd').toLowerCase();
   if (!/^[a-z]{3}$/.test(currency)) fail(`CURRENCY must be a three-letter ISO 4217 code such as usd or eur, got "${env.CURRENCY}"`);
+  // Stripe counts these in thousandths, yet takes only amounts ending in 0: not worth a third price format.
+  if (THREE_DECIMAL.has(currency)) fail(`CURRENCY ${currency} has three decimals, which this service does not price; choose another currency`);
   const contact = env.BILLING_CONTACT?.trim() || null;
   const secretKey = env.STRIPE_SECRET_KEY || '';
   if (!secretKey) {

@@ -13,15 +13,22 @@ export const createTopupRepository = (db: Kysely<Tables>) => ({
   settings: (accountId: string) => db.selectFrom('auto_topups').selectAll().where('account_id', '=', accountId).executeTakeFirst(),
 
   /**
-   * Saves the settings; on only when a card is saved (`withCard`), else it waits for the card of the
-   * next Checkout. A new choice starts afresh: no failures, and the next fall is a new crossing.
+   * Saves the settings; on only when a card is saved and has not failed since, else it waits for the
+   * card of the next Checkout. A new choice starts afresh: no failures, and the next fall is a new crossing.
    */
   async save(accountId: string, choice: { threshold: number; packCredits: number; monthlyMax: number }, at: string): Promise<void> {
     const values = { threshold: choice.threshold, pack_credits: choice.packCredits, monthly_max: choice.monthlyMax, failures: 0, last_failure: null, below: 0, updated_at: at };
     await db
       .insertInto('auto_topups')
       .values({ account_id: accountId, enabled: 0, ...values })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...values, enabled: sql`case when auto_topups.payment_method_id is null then 0 else 1 end` }))
+      // After a failure the saved card is not trusted again: saving asks for a card at a new Checkout.
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          ...values,
+          payment_method_id: sql`case when auto_topups.last_failure is null then auto_topups.payment_method_id else null end`,
+          enabled: sql`case when auto_topups.payment_method_id is null or auto_topups.last_failure is not null then 0 else 1 end`,
+        }),
+      )
       .execute();
   },
 

@@ -83,7 +83,7 @@ function topupState(view: BuyView): Html {
   }
   // Off with a card saved: turned off here, or by itself after failures in a row.
   const switchedOff = topup.failures >= FAILURES_BEFORE_OFF
-    ? html` It switched itself off after ${topup.failures} failed top-ups in a row; save the form to turn it on again.`
+    ? html` It switched itself off after ${topup.failures} failed top-ups in a row; save the form to replace the card and turn it on again.`
     : html` Save the form to turn it on again.`;
   return html`<p><strong>Off.</strong>${switchedOff}</p>${lastFailure}`;
 }
@@ -105,6 +105,8 @@ export function autoTopupSection(view: BuyView): Html | null {
   if (offer.packs.length === 0) return null;
   const input = topupInput(view);
   const live = topup !== null && (topup.enabled || !topup.cardSaved);
+  // A card that failed is not charged again: saving asks for a card at a new checkout (topup.repository.ts save).
+  const cardTrusted = topup?.cardSaved === true && topup.lastFailure === null;
   return html`<section class="card" aria-labelledby="auto-topup">
   <h2 id="auto-topup">Auto top-up</h2>
   <p>When the balance you can spend falls below the threshold, the pack is bought with the card saved at a checkout, once
@@ -128,10 +130,12 @@ export function autoTopupSection(view: BuyView): Html | null {
       )}</select></label>
     <label>At most (top-ups a month)
       <input type="number" name="monthly_max" value="${input.monthlyMax}" min="1" max="100" step="1" inputmode="numeric" required></label>
-    <p class="muted topup-note">${topup?.cardSaved
+    <p class="muted topup-note">${cardTrusted
       ? 'The card saved at your last checkout pays.'
-      : "No card is saved yet: saving takes you to Stripe's checkout page to buy the chosen pack once, which saves the card."}</p>
-    <button type="submit">${topup?.cardSaved ? 'Save auto top-up' : 'Save and add a card'}</button>
+      : topup?.cardSaved
+        ? "The saved card failed: saving takes you to Stripe's checkout page to buy the chosen pack once with a card that works, which replaces it."
+        : "No card is saved yet: saving takes you to Stripe's checkout page to buy the chosen pack once, which saves the card."}</p>
+    <button type="submit">${cardTrusted ? 'Save auto top-up' : topup?.cardSaved ? 'Save and replace the card' : 'Save and add a card'}</button>
   </form>
 </section>`;
 }
