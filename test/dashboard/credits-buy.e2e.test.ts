@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { SCREENSHOTS, WIDTHS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
-import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
+import { startBillingApp } from '../support/billing.ts';
+import type { FakeStripe } from '../support/fake-stripe.ts';
 
 const PASSWORD = 'correct horse battery';
 const hasChromium = requireChromium('buying credits');
@@ -15,19 +16,8 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
   let browser: Browser;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
     // PUBLIC_URL is the app itself, so Checkout's success URL brings the browser back to it. A scrape of one pair costs 100.
-    app = await startTestApp('sqlite', {
-      publicUrl: 'self',
-      env: {
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-        STRIPE_API_URL: stripe.url,
-        CREDIT_PACKS: '500:5.00,2000:18.00',
-        PRICE_SCRAPE: '100',
-      },
-    });
-    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
+    ({ app, stripe } = await startBillingApp('sqlite', { publicUrl: 'self', env: { PRICE_SCRAPE: '100' } }));
     app.reddit.posts.push({ id: 'cb1', subreddit: 'node', title: 'Which node version?', created_utc: Math.floor(Date.now() / 1000) });
     browser = await launchChromium();
   }, 60_000);
@@ -99,18 +89,22 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
     }
   });
 
+  /** Below 30 credits buy the 500 pack, twice a month at most: saved, paid at the checkout (which saves the card), and on once the webhook lands. */
+  async function setUpAutoTopup(page: Page, accountId: string) {
+    await page.goto(`${app.url}/dashboard/credits`);
+    await page.getByLabel('Balance threshold (credits)').fill('30');
+    await page.getByLabel('Pack to buy').selectOption('500');
+    await page.getByLabel('At most (top-ups a month)').fill('2');
+    await page.getByRole('button', { name: 'Save and add a card' }).click();
+    await payAtCheckout(page);
+    await expect.poll(async () => (await app.services.billing.autoTopup.settings(accountId))?.enabled, { timeout: 10_000 }).toBe(true);
+  }
+
   it('auto top-up: saving it goes to Stripe to buy the pack and save the card; scrapes that cross the threshold fire exactly one top-up', async () => {
     const { page, accountId, problems, close } = await signedIn(1280, 900);
     try {
-      await page.goto(`${app.url}/dashboard/credits`);
-      await page.getByLabel('Balance threshold (credits)').fill('30');
-      await page.getByLabel('Pack to buy').selectOption('500');
-      await page.getByLabel('At most (top-ups a month)').fill('2');
-      await page.getByRole('button', { name: 'Save and add a card' }).click();
-      await payAtCheckout(page);
+      await setUpAutoTopup(page, accountId);
       await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toBe('500 credits added. Balance: 500 credits.');
-      // The card is saved once the webhook's payment is applied: auto top-up is then on.
-      await expect.poll(async () => (await app.services.billing.autoTopup.settings(accountId))?.enabled).toBe(true);
 
       const { token } = await app.services.keys.createKey(accountId, 'scraper');
       for (let spent = 0; spent < 500; spent += 100) {
@@ -141,11 +135,7 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
   it('the Credits page with auto top-up on fits 390 px', async () => {
     const { page, accountId, problems, close } = await signedIn(390, 844);
     try {
-      await page.goto(`${app.url}/dashboard/credits`);
-      await page.getByLabel('Balance threshold (credits)').fill('30');
-      await page.getByRole('button', { name: 'Save and add a card' }).click();
-      await payAtCheckout(page);
-      await expect.poll(async () => (await app.services.billing.autoTopup.settings(accountId))?.enabled, { timeout: 10_000 }).toBe(true);
+      await setUpAutoTopup(page, accountId);
       await page.goto(`${app.url}/dashboard/credits`);
       expect(await page.getByText('Turn off auto top-up').count()).toBe(1);
       await look(page, 'auto-topup', 390);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
-import { startFakeStripe, type CheckoutSession, type FakeStripe, type PaymentIntent } from '../support/fake-stripe.ts';
+import { startBillingApp } from '../support/billing.ts';
+import type { CheckoutSession, FakeStripe, PaymentIntent } from '../support/fake-stripe.ts';
 
 const PASSWORD = 'correct horse battery';
 const formAction = (csp: string | null) => /form-action ([^;]+)/.exec(csp ?? '')?.[1];
@@ -13,21 +14,8 @@ describe.each(engines)('buying credits on the Credits page with Stripe on %s', (
   let app: TestApp;
   let stripe: FakeStripe;
   beforeAll(async () => {
-    stripe = await startFakeStripe();
     // No worker: a test runs the auto top-up pass itself. A scrape answers 202 at once and holds 100 credits a pair.
-    app = await startTestApp(engine, {
-      worker: false,
-      publicUrl: 'self',
-      env: {
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-        STRIPE_API_URL: stripe.url,
-        CREDIT_PACKS: '500:5.00,2000:18.00',
-        PRICE_SCRAPE: '100',
-        SCRAPE_SYNC_WAIT_MS: '0',
-      },
-    });
-    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
+    ({ app, stripe } = await startBillingApp(engine, { worker: false, publicUrl: 'self', env: { PRICE_SCRAPE: '100', SCRAPE_SYNC_WAIT_MS: '0' } }));
   });
   afterAll(async () => {
     await app?.close();

@@ -7,20 +7,24 @@ import { ledgerSum } from './ledger.ts';
 
 export const PACKS = '500:5.00,2000:18.00';
 
-/** A test app that sells credits through a fake Stripe, whose events go to the app's /webhooks/stripe. */
+/**
+ * A test app that sells credits through a fake Stripe, whose events go to the app's /webhooks/stripe.
+ * `publicUrl: 'self'`: Checkout sends the browser back to the app itself (else to an address no test opens).
+ */
 export async function startBillingApp(
   engine: Engine,
-  options: { env?: Record<string, string>; worker?: boolean } = {},
+  options: { env?: Record<string, string>; worker?: boolean; publicUrl?: 'self' } = {},
 ): Promise<{ app: TestApp; stripe: FakeStripe; close(): Promise<void> }> {
   const stripe = await startFakeStripe();
   const app = await startTestApp(engine, {
     worker: options.worker,
+    publicUrl: options.publicUrl,
     env: {
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_URL: stripe.url,
       CREDIT_PACKS: PACKS,
-      PUBLIC_URL: 'https://subpilot.example.com',
+      ...(options.publicUrl ? {} : { PUBLIC_URL: 'https://subpilot.example.com' }),
       ...options.env,
     },
   });
