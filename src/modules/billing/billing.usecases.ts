@@ -50,14 +50,15 @@ export function createBillingUsecases(deps: BillingDeps) {
   const now = () => clock().toISOString();
   const buyUrl = deps.publicUrl && stripe ? `${deps.publicUrl}/dashboard/credits` : null;
 
-  /** The words every refusal for credits ends with: where to buy them, or whom to ask. */
-  function howToGetCredits(): string {
-    if (buyUrl) return `Buy credits at ${buyUrl} and try again.`;
-    return config.contact ? `Ask ${config.contact} for credits and try again.` : 'Ask the operator of this service for credits and try again.';
+  /** Where to buy credits, or whom to ask for them; a refusal adds "and try again." (`refusalEnding`). */
+  function whereToGetCredits(): string {
+    if (buyUrl) return `Buy credits at ${buyUrl}`;
+    return config.contact ? `Ask ${config.contact} for credits` : 'Ask the operator of this service for credits';
   }
+  const refusalEnding = () => `${whereToGetCredits()} and try again.`;
 
   function requireStripe(): StripeClient {
-    if (!stripe) throw billingErrors.notConfigured(howToGetCredits());
+    if (!stripe) throw billingErrors.notConfigured(refusalEnding());
     return stripe;
   }
 
@@ -65,13 +66,13 @@ export function createBillingUsecases(deps: BillingDeps) {
     /** The packs on sale (none without Stripe), and the currency they are priced in. */
     offer: () => ({ packs: stripe ? config.packs : [], currency: config.currency, contact: config.contact, buyUrl }),
 
-    howToGetCredits,
+    whereToGetCredits,
 
     /** A 402 credits.insufficient that ends with how to get credits, with `buy_url` when they are on sale; any other error as it is. */
     explainRefusal<E>(error: E): E | AppError {
       if (!isAppError(error) || error.code !== 'credits.insufficient') return error;
       const { balance, required } = error.extra as { balance: number; required: number };
-      return creditsErrors.insufficient(balance, required, howToGetCredits(), buyUrl ?? undefined);
+      return creditsErrors.insufficient(balance, required, refusalEnding(), buyUrl ?? undefined);
     },
 
     /**

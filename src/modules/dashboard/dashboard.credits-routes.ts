@@ -87,8 +87,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{
       firstPage: !cursor,
       threshold: settings.low_balance_threshold,
       offer,
-      // The sentence ends the API's 402 refusals ("… and try again."); here nothing was refused.
-      howToGet: billing.howToGetCredits().replace(/ and try again\.$/, '.'),
+      howToGet: `${billing.whereToGetCredits()}.`,
       topup,
       ...extras,
     });
