@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { createBillingRepository } from './billing.repository.ts';
-import { settlePayment } from './billing.settle.usecases.ts';
+import { settlePaid, settlePayment } from './billing.settle.usecases.ts';
 
 /** The events this service acts on; the rest are answered 200 and ignored (the endpoint may be sent more than these). */
 export const HANDLED_EVENTS = [
@@ -28,6 +28,7 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
  * whatever order they come. A session or charge of something this service did not sell changes nothing.
  */
 export async function applyStripeEvent(db: Database, event: Stripe.Event, at: string): Promise<EventOutcome> {
+  const repo = createBillingRepository(db);
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
@@ -35,23 +36,18 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, at: st
       const intent = idOf(session.payment_intent);
       // A completion with a delayed method (a bank debit) is not money yet: async_payment_succeeded brings it.
       if (session.payment_status !== 'paid' || !intent) return 'ignored';
-      if (!(await createBillingRepository(db).bySession(session.id))) return 'ignored';
-      await transaction(db, async (trx) => {
-        const repo = createBillingRepository(trx);
-        const refunded = await repo.lockIntent({ id: intent }, at);
-        await repo.markPaid({ sessionId: session.id }, intent, at);
-        await settlePayment(trx, intent, refunded, at);
-      });
+      if (!(await repo.bySession(session.id))) return 'ignored';
+      await transaction(db, (trx) => settlePaid(trx, { sessionId: session.id }, intent, at));
       return 'applied';
     }
     case 'checkout.session.async_payment_failed': {
-      const payment = await createBillingRepository(db).bySession(event.data.object.id);
+      const payment = await repo.bySession(event.data.object.id);
       if (!payment) return 'ignored';
-      await createBillingRepository(db).fail(payment.id, 'The payment did not go through (the bank refused the debit).', at);
+      await repo.fail(payment.id, 'The payment did not go through (the bank refused the debit).', at);
       return 'applied';
     }
     case 'checkout.session.expired':
-      await createBillingRepository(db).expire(event.data.object.id, at);
+      await repo.expire(event.data.object.id, at);
       return 'applied';
     case 'charge.refunded': {
       const charge = event.data.object;
@@ -70,10 +66,10 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, at: st
       if (!intent) return 'ignored';
       const reinstated = event.type === 'charge.dispute.funds_reinstated';
       await transaction(db, async (trx) => {
-        const repo = createBillingRepository(trx);
+        const disputes = createBillingRepository(trx);
         // A reinstatement implies the withdrawal, which may not have arrived (or may never be replayed).
-        await repo.recordDispute({ id: dispute.id, paymentIntentId: intent, withdrawn: true, reinstated }, at);
-        await settlePayment(trx, intent, await repo.lockIntent({ id: intent }, at), at);
+        await disputes.recordDispute({ id: dispute.id, paymentIntentId: intent, withdrawn: true, reinstated }, at);
+        await settlePayment(trx, intent, await disputes.lockIntent({ id: intent }, at), at);
       });
       return 'applied';
     }
@@ -81,14 +77,9 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, at: st
       // An auto top-up's charge: its payment is named in the metadata it was created with.
       const intent = event.data.object;
       const paymentId = intent.metadata?.payment_id;
-      const payment = paymentId ? await createBillingRepository(db).byId(paymentId) : undefined;
+      const payment = paymentId ? await repo.byId(paymentId) : undefined;
       if (!payment || payment.source !== 'topup') return 'ignored';
-      await transaction(db, async (trx) => {
-        const repo = createBillingRepository(trx);
-        const refunded = await repo.lockIntent({ id: intent.id }, at);
-        await repo.markPaid({ paymentId: payment.id }, intent.id, at);
-        await settlePayment(trx, intent.id, refunded, at);
-      });
+      await transaction(db, (trx) => settlePaid(trx, { paymentId: payment.id }, intent.id, at));
       return 'applied';
     }
     default:

@@ -34,3 +34,15 @@ export async function settlePayment(trx: Kysely<Tables>, paymentIntentId: string
   if (more < 0) await credits.receive({ ...base, kind: 'reinstatement', amount: -more });
   await repo.recordSettled(payment.id, { credited: payment.credits, takenBack });
 }
+
+/**
+ * A payment Stripe says was paid by `paymentIntentId` (a Checkout Session's, or a top-up's own):
+ * marked paid and settled in the caller's transaction, the PaymentIntent's row locked first as
+ * every settlement locks it.
+ */
+export async function settlePaid(trx: Kysely<Tables>, payment: { sessionId: string } | { paymentId: string }, paymentIntentId: string, at: string): Promise<void> {
+  const repo = createBillingRepository(trx);
+  const refunded = await repo.lockIntent({ id: paymentIntentId }, at);
+  await repo.markPaid(payment, paymentIntentId, at);
+  await settlePayment(trx, paymentIntentId, refunded, at);
+}

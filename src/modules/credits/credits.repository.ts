@@ -57,14 +57,16 @@ const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
  */
 export const createCreditsRepository = (db: Kysely<Tables>) => ({
   /**
-   * One guarded statement moves the balance, so no concurrent request can read a stale balance and
-   * overspend; the ledger row with the balance after it is written in the caller's transaction.
-   * Returns the gross balance after it, or null when the spendable balance would drop below zero.
+   * One guarded statement moves the balance (and, with `owedChange`, what is owed: the column's check
+   * keeps it at 0 or more), so no concurrent request can read a stale balance and overspend; the
+   * ledger row with the balance after it is written in the caller's transaction. Returns the gross
+   * balance after it, or null when the spendable balance would drop below zero.
    */
   async apply(change: LedgerChange): Promise<number | null> {
+    const owed = change.owedChange ? { owed: sql<number>`owed + ${change.owedChange}` } : {};
     const updated = await db
       .updateTable('accounts')
-      .set({ balance: sql`balance + ${change.amount}` })
+      .set({ balance: sql`balance + ${change.amount}`, ...owed })
       .where('id', '=', change.accountId)
       .where(sql<boolean>`${spendable} + ${change.amount} >= 0`)
       .returning('balance')
@@ -107,7 +109,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
   /**
    * Locks the account's row for the rest of the caller's transaction (a no-op update: PostgreSQL holds
    * its row lock to the commit; SQLite's BEGIN IMMEDIATE already serialises writers) and reads what it
-   * can spend and what it owes, so the move that follows is worked out from figures no one can change.
+   * can spend and what it owes, so the `apply` that follows is worked out from figures no one can change.
    */
   async lockStanding(accountId: string): Promise<{ spendable: number; owed: number }> {
     const row = await db
@@ -119,36 +121,10 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
     return { spendable: Number(row.available), owed: Number(row.owed) };
   },
 
-  /**
-   * Adds `amount` to the balance and `owedChange` to what is owed in one statement, guarded on the
-   * figures `lockStanding` read, and writes the ledger row; returns the gross balance after it.
-   */
-  async move(change: LedgerChange & { owedChange: number }): Promise<number> {
-    const updated = await db
-      .updateTable('accounts')
-      .set({ balance: sql`balance + ${change.amount}`, owed: sql`owed + ${change.owedChange}` })
-      .where('id', '=', change.accountId)
-      .where(sql<boolean>`${spendable} + ${change.amount} >= 0 and owed + ${change.owedChange} >= 0`)
-      .returning('balance')
-      .executeTakeFirstOrThrow();
-    await db.insertInto('credit_ledger').values(ledgerRow(change, updated.balance)).execute();
-    return updated.balance;
-  },
-
   /** What the account can spend and what it owes, without locking (a read for a page or an answer). */
   async standingOf(accountId: string): Promise<{ spendable: number; owed: number } | undefined> {
     const row = await db.selectFrom('accounts').select([spendable.as('available'), 'owed']).where('id', '=', accountId).executeTakeFirst();
     return row && { spendable: Number(row.available), owed: Number(row.owed) };
-  },
-
-  /** What the account can spend: its gross balance less the credits held by unfinished jobs. */
-  async spendableOf(accountId: string): Promise<number | undefined> {
-    const row = await db
-      .selectFrom('accounts')
-      .select(spendable.as('available'))
-      .where('id', '=', accountId)
-      .executeTakeFirst();
-    return row === undefined ? undefined : Number(row.available);
   },
 
   /** A page of the ledger with what each row paid for (scrape, draft, publication, monitor), so it can say so in words. */

@@ -52,7 +52,7 @@ export function creditsIn(db: Kysely<Tables>) {
   const spend = createKeySpendRepository(db);
   const lowBalance = lowBalanceIn(db);
   const insufficient = async (accountId: string, price: number) =>
-    creditsErrors.insufficient((await repo.spendableOf(accountId)) ?? 0, price);
+    creditsErrors.insufficient((await repo.standingOf(accountId))?.spendable ?? 0, price);
 
   /** Counts `amount` against the key's limit in the month of `at`; moves without a key (grants) have no counter. */
   async function countForKey(keyId: string | null | undefined, amount: number, at: string): Promise<void> {
@@ -61,6 +61,16 @@ export function creditsIn(db: Kysely<Tables>) {
     if (await spend.add(keyId, month, amount)) return;
     const { limit, spent } = await spend.limitAndSpent(keyId, month);
     throw creditsErrors.keyLimitReached({ limit: limit ?? 0, spent, required: amount, resetsAt: nextMonthStart(month) });
+  }
+
+  /**
+   * A move worked out from the figures `lockStanding` read under the account's lock, so the guard
+   * always holds; a refusal would mean those figures were wrong, never a balance too small.
+   */
+  async function applyLocked(change: LedgerChange): Promise<number> {
+    const after = await repo.apply(change);
+    if (after === null) throw new Error(`a ${change.kind} of ${change.amount} worked out under the account's lock was refused`);
+    return after;
   }
 
   async function releaseForKey(keyId: string | null | undefined, amount: number, countedAt: string): Promise<void> {
@@ -112,9 +122,9 @@ export function creditsIn(db: Kysely<Tables>) {
       const { accountId, amount, at } = change;
       const { owed } = await repo.lockStanding(accountId);
       const purchase = change.paymentId ? ({ kind: 'payment', id: change.paymentId } as const) : null;
-      let after = await repo.move({ accountId, kind: change.kind, amount, purchase, reason: change.reason ?? null, at, owedChange: 0 });
+      let after = await applyLocked({ accountId, kind: change.kind, amount, purchase, reason: change.reason ?? null, at });
       const settled = Math.min(owed, amount);
-      if (settled > 0) after = await repo.move({ accountId, kind: 'owed_settlement', amount: -settled, owedChange: -settled, purchase, at });
+      if (settled > 0) after = await applyLocked({ accountId, kind: 'owed_settlement', amount: -settled, owedChange: -settled, purchase, at });
       await lowBalance.check(accountId, at);
       return after;
     },
@@ -127,12 +137,12 @@ export function creditsIn(db: Kysely<Tables>) {
       const { accountId, amount, at, reason } = change;
       const taken = Math.min((await repo.lockStanding(accountId)).spendable, amount);
       const purchase = { kind: 'payment', id: change.paymentId } as const;
-      await repo.move({ accountId, kind: 'clawback', amount: -taken, owedChange: amount - taken, purchase, reason, at });
+      await applyLocked({ accountId, kind: 'clawback', amount: -taken, owedChange: amount - taken, purchase, reason, at });
       await lowBalance.check(accountId, at);
     },
 
     /** What the account can spend: its balance less what unfinished jobs hold (0 for an unknown account). */
-    spendableBalance: async (accountId: string): Promise<number> => (await repo.spendableOf(accountId)) ?? 0,
+    spendableBalance: async (accountId: string): Promise<number> => (await repo.standingOf(accountId))?.spendable ?? 0,
   };
 }
 

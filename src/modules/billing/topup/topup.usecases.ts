@@ -11,7 +11,7 @@ import type { Via } from '../../../shared/via.ts';
 import type { WebhookEventType } from '../../webhooks/webhooks.events.ts';
 import { billingErrors } from '../billing.errors.ts';
 import { createBillingRepository } from '../billing.repository.ts';
-import { settlePayment } from '../billing.settle.usecases.ts';
+import { settlePaid } from '../billing.settle.usecases.ts';
 import { createTopupRepository } from './topup.repository.ts';
 
 /** Failed top-ups in a row after which auto top-up switches itself off rather than keep trying a card that does not work. */
@@ -148,10 +148,7 @@ export function createAutoTopups(deps: TopupDeps) {
     if (intent.status !== 'succeeded') return;
     const at = now();
     await transaction(db, async (trx) => {
-      const billing = createBillingRepository(trx);
-      const refunded = await billing.lockIntent({ id: intent.id }, at);
-      await billing.markPaid({ paymentId: payment.id }, intent.id, at);
-      await settlePayment(trx, intent.id, refunded, at);
+      await settlePaid(trx, { paymentId: payment.id }, intent.id, at);
       await createTopupRepository(trx).recordSuccess(payment.account_id, at);
     });
   }
