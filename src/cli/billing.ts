@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
 import { AppError, isAppError } from '../shared/errors.ts';
+import { plural } from '../shared/text.ts';
 import type { CliIo } from './io.ts';
 import { withServices } from './operator.ts';
 
@@ -20,7 +21,6 @@ function parseSince(value: string): number {
   return ms;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function billingCommand(io: CliIo): Command {
   const billing = new Command('billing').description('credits sold through Stripe');

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { signed } from '../shared/text.ts';
 import { formatTable, type CliIo } from './io.ts';
 import { emailOption, withServices } from './operator.ts';
 
@@ -18,9 +19,6 @@ const listLimit = (value: string) => {
   }
   return Number(value);
 };
-
-/** A ledger amount with its sign, so credits coming in and going out read apart in a column. */
-const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
 
 export function creditsCommand(io: CliIo): Command {
   const credits = new Command('credits').description('manage credit balances');

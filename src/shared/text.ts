@@ -30,7 +30,11 @@ export function clip(text: string, max: number): string {
   return (space > kept.length / 2 ? kept.slice(0, space) : kept).trimEnd();
 }
 
-const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+/** A ledger amount with its sign, `+500` or `-2`, so credits coming in and going out read apart. */
+export const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
+
+/** `3 matches`, `1 event`: a count with the noun that agrees with it. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Posts and comments counted in words, naming only the kinds that were looked for (`read`) or found:
@@ -39,8 +43,8 @@ const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  */
 export function postsAndComments(found: { posts: number; comments: number }, read: readonly string[]): string {
   const parts = [
-    found.posts > 0 || read.includes('posts') ? counted(found.posts, 'post') : null,
-    found.comments > 0 || read.includes('comments') ? counted(found.comments, 'comment') : null,
+    found.posts > 0 || read.includes('posts') ? plural(found.posts, 'post') : null,
+    found.comments > 0 || read.includes('comments') ? plural(found.comments, 'comment') : null,
   ].filter((part) => part !== null);
-  return parts.length ? parts.join(' and ') : counted(found.posts, 'post');
+  return parts.length ? parts.join(' and ') : plural(found.posts, 'post');
 }

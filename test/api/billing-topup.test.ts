@@ -49,6 +49,28 @@ describe.each(engines)('auto top-up buys one pack per crossing, never twice, on 
   const failuresSent = async (accountId: string) =>
     (await app.services.webhooks.recentDeliveries(accountId)).filter((d) => d.event_type === 'credits.topup_failed');
 
+  /** The PaymentIntents Stripe charged for one top-up payment (its metadata names the payment). */
+  const chargesOf = (paymentId: string) =>
+    stripe.events.filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as { metadata: Record<string, string> }).metadata.payment_id === paymentId);
+
+  /**
+   * An account whose top-up Stripe charged without the process hearing of it: no answer comes back,
+   * three times over (stripe-node retries twice), and the webhook cannot reach us either, which is
+   * what a crash between Stripe's answer and the ledger would leave. The top-up stays pending.
+   */
+  async function chargedUnheard() {
+    const { accountId } = await withAutoTopup(300);
+    stripe.loseAnswers(3, (r) => r.path === '/v1/payment_intents');
+    stripe.webhookUrl = null;
+    await holdQuietly(accountId, 300);
+    await app.services.billing.autoTopup.flush();
+    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
+    const [pending] = await topupsOf(accountId);
+    expect(pending).toMatchObject({ status: 'pending', credited: 0 });
+    expect(chargesOf(pending!.id)).toHaveLength(1);
+    return { accountId, pending: pending! };
+  }
+
   it('three scrapes at once crossing the threshold buy the pack once, and it is credited once', async () => {
     const { accountId, token } = await withAutoTopup(300);
     expect((await spend(token, 3)).map((r) => r.status)).toEqual([202, 202, 202]);
@@ -64,16 +86,7 @@ describe.each(engines)('auto top-up buys one pack per crossing, never twice, on 
   });
 
   it('a lost answer from Stripe leaves the top-up pending; the retry with the same key and reconcile credit it once', async () => {
-    const { accountId } = await withAutoTopup(300);
-    // Stripe charges the card but no answer comes back, three times over (stripe-node retries twice),
-    // and its webhook cannot reach us either: what the process knows is what a crash would leave.
-    stripe.loseAnswers(3, (r) => r.path === '/v1/payment_intents');
-    stripe.webhookUrl = null;
-    await holdQuietly(accountId, 300);
-    await app.services.billing.autoTopup.flush();
-    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
-    const [pending] = await topupsOf(accountId);
-    expect(pending).toMatchObject({ status: 'pending', credited: 0 });
+    const { accountId, pending } = await chargedUnheard();
     expect(await standing(app, accountId)).toEqual({ balance: 200, owed: 0 });
 
     // As after a crash: the missed events are applied by reconcile, then the pass asks again with the same key.
@@ -81,25 +94,17 @@ describe.each(engines)('auto top-up buys one pack per crossing, never twice, on 
     expect(reconciled.applied).toBeGreaterThan(0);
     await app.services.billing.autoTopup.flush();
     expect(await standing(app, accountId)).toEqual({ balance: 700, owed: 0 });
-    const intents = stripe.events.filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as { metadata: Record<string, string> }).metadata.payment_id === pending!.id);
-    expect(intents).toHaveLength(1);
+    expect(chargesOf(pending.id)).toHaveLength(1);
     await app.services.billing.reconcile(new Date(Date.now() - 60_000));
     expect(await standing(app, accountId)).toEqual({ balance: 700, owed: 0 });
   });
 
   it('a pass that retries a pending top-up after a restart gets Stripe\'s first answer, not a second charge', async () => {
-    const { accountId } = await withAutoTopup(300);
-    stripe.loseAnswers(3, (r) => r.path === '/v1/payment_intents');
-    stripe.webhookUrl = null;
-    await holdQuietly(accountId, 300);
-    await app.services.billing.autoTopup.flush();
-    expect((await topupsOf(accountId))[0]).toMatchObject({ status: 'pending' });
-    stripe.webhookUrl = `${app.url}/webhooks/stripe`;
+    const { accountId } = await chargedUnheard();
     await app.services.billing.autoTopup.flush();
     const [topup] = await topupsOf(accountId);
     expect(topup).toMatchObject({ status: 'paid', credited: 500 });
-    const charged = stripe.events.filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as { metadata: Record<string, string> }).metadata.payment_id === topup!.id);
-    expect(charged).toHaveLength(1);
+    expect(chargesOf(topup!.id)).toHaveLength(1);
     expect(await standing(app, accountId)).toEqual({ balance: 700, owed: 0 });
   });
 

@@ -1,5 +1,5 @@
 import { formatMoney } from '../../shared/money.ts';
-import { postsAndComments } from '../../shared/text.ts';
+import { plural, postsAndComments } from '../../shared/text.ts';
 
 /**
  * One line saying what a ledger row was for, composed when it is read from the row and the record it
@@ -36,7 +36,6 @@ export interface LedgerFacts {
   owed_change?: number | string | null;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**

@@ -1,3 +1,4 @@
+import { signed } from '../../shared/text.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { credits, pagedTool, tool, type Tool, type ToolDeps } from './mcp.tools-kit.ts';
 import { monitorTools } from './mcp.tools-monitors.ts';
@@ -30,7 +31,7 @@ const accountTools = ({ credits: ledger }: ToolDeps) => [
       'with what it was for, which key made it and through which interface (via: api, mcp, dashboard).',
     noun: ['ledger entry', 'ledger entries'],
     list: (accountId, page) => ledger.usage(accountId, page),
-    line: (e) => `${e.created_at} ${e.amount > 0 ? '+' : ''}${e.amount} → ${e.balance_after}: ${e.description}`,
+    line: (e) => `${e.created_at} ${signed(e.amount)} → ${e.balance_after}: ${e.description}`,
   }),
 ];
 

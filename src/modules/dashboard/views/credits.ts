@@ -1,3 +1,4 @@
+import { signed } from '../../../shared/text.ts';
 import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
 import { html, type Html } from '../html.ts';
 import { autoTopupSection, buySection, type BuyView } from './credits-buy.ts';
@@ -5,7 +6,6 @@ import { csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } 
 
 type Usage = Awaited<ReturnType<CreditsUsecases['usage']>>;
 
-const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
 
 type Entry = Usage['data'][number];
 

@@ -1,4 +1,5 @@
 import type { MonitorHealth } from '../../monitors/monitors.usecases.ts';
+import { plural } from '../../../shared/text.ts';
 import { html, type Html } from '../html.ts';
 
 /**
@@ -26,8 +27,6 @@ export function age(at: string, now: string): string {
 /** "40 s ago", with the exact instant in `datetime` and as a tooltip. */
 export const ago = (at: string, now: string) =>
   html`<time datetime="${at}" title="${at.slice(0, 16).replace('T', ' ')} UTC">${age(at, now)} ago</time>`;
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Named while there are few, counted past NAMED: "r/a private, r/b banned" or "3 subreddits unavailable". */
 function named(items: { subreddit: string; words: string }[], counted: string): Part[] {
