@@ -15,6 +15,8 @@ import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
 import { createMatchDelivery } from '../modules/monitors/poller/poller.delivery.ts';
 import { createMonitorPoller } from '../modules/monitors/poller/poller.usecases.ts';
+import { createMatchJudging } from '../modules/monitors/poller/judging.usecases.ts';
+import { createRelevanceJudge } from '../modules/relevance/relevance.usecases.ts';
 import { requestsPerCycle } from '../modules/monitors/poller/poller.schedule.ts';
 import { createMonitorsUsecases } from '../modules/monitors/monitors.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
@@ -81,7 +83,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
 
   const core = createCoreUsecases({ db, clock, random, config });
-  const { generate, publish, connections } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
+  const { generate, publish, connections, llm } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
   const jobs =
     overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));
   // In-process news of finished scrapes, so a waiting request answers at once; other processes poll.
@@ -123,11 +125,15 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     webhooks,
   });
 
+  // The relevance judge asks the same language model as generate.
+  const judge = llm && createRelevanceJudge({ llm, model: config.llm?.model ?? 'unknown' });
+  const judging = createMatchJudging({ db, judge, clock, log });
   const monitorPoller = createMonitorPoller({
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks }),
+    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging }),
+    judging,
     clock,
     config: config.monitors,
     prices: config.prices,
@@ -204,6 +210,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       subreddits,
       redditConfigured: reddit !== null,
       intervalSeconds: config.monitors.intervalSeconds,
+      judgeConfigured: judge !== null,
       limits: config.monitors,
     }),
     subreddits,
@@ -254,7 +261,7 @@ function createGeneratePublish(
   const connections = createConnectionsUsecases({ ...base, redditUser, secretKey: config.secretKey, missing });
   const generate = createGenerateUsecases({ ...base, llm, prices: config.prices });
   const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices });
-  return { generate, publish, connections };
+  return { generate, publish, connections, llm };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -32,5 +32,5 @@ export class AppError extends Error {
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
 
-export const validationError = (detail: string, errors: { path: string; message: string }[]) =>
-  new AppError({ code: 'request.invalid', status: 422, message: detail, extra: { errors } });
+export const validationError = (detail: string, errors: { path: string; message: string; position?: number }[], code = 'request.invalid') =>
+  new AppError({ code, status: 422, message: detail, extra: { errors } });

@@ -6,10 +6,10 @@ import { createMonitor, cycle, startMonitorsApp, storedMatches, type PinnedClock
 
 /*
  * A scrape re-checks what Reddit's search sends and a monitor matches what the listings send, through
- * one matcher: the same keywords find the same posts and comments, Unicode folds and all. Each case
- * runs one monitor and one scrape with the same keywords over the same things and compares them.
+ * one matcher: the same keywords or query find the same posts and comments, Unicode folds and all.
+ * Each case runs one monitor and one scrape with the same rule over the same things and compares them.
  */
-describe.each(engines)('keywords in a scrape and in a monitor on %s', (engine) => {
+describe.each(engines)('keywords and queries in a scrape and in a monitor on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
   let token: string;
@@ -23,19 +23,26 @@ describe.each(engines)('keywords in a scrape and in a monitor on %s', (engine) =
   });
   afterAll(() => app.close());
 
+  type NewPost = { title: string; selftext?: string; author?: string; flair?: string };
+  type Comment = string | { body: string; author?: string };
+
   /**
-   * What a monitor with `keywords` stores, checked to be what a scrape with them returns: for each
-   * thing found, its text (a post's title, a comment's body) → matched_keywords.
+   * What a monitor with `rule` (keywords, or `{ query }`) stores, checked to be what a scrape with it
+   * returns: for each thing found, its text (a post's title, a comment's body) → matched_keywords.
    */
-  async function found(keywords: string[], posts: { title: string; selftext?: string }[], comments: string[]) {
+  async function found(rule: string[] | { query: string }, posts: NewPost[], comments: Comment[]) {
     const subreddit = `agree${++cases}`;
     app.reddit.subreddits.set(subreddit, 'public');
-    const monitor = await createMonitor(app, token, { subreddits: [`r/${subreddit}`], keywords, sources: ['posts', 'comments'] });
+    const asked = Array.isArray(rule) ? { keywords: rule } : rule;
+    const monitor = await createMonitor(app, token, { subreddits: [`r/${subreddit}`], ...asked, sources: ['posts', 'comments'] });
     await cycle(app);
     clock.advance(30);
     const written = posts.map((post) => app.reddit.addPost({ subreddit, ...post, created_utc: clock.seconds() }));
     const text = new Map(written.map((post) => [`t3_${post.id}`, post.title]));
-    for (const body of comments) text.set(`t1_${app.reddit.addComment({ subreddit, body, created_utc: clock.seconds() }).id}`, body);
+    for (const comment of comments) {
+      const { body, author } = typeof comment === 'string' ? { body: comment, author: undefined } : comment;
+      text.set(`t1_${app.reddit.addComment({ subreddit, body, author, created_utc: clock.seconds() }).id}`, body);
+    }
     clock.advance(30);
     await cycle(app);
     const rows = await storedMatches(app, monitor.id);
@@ -45,7 +52,7 @@ describe.each(engines)('keywords in a scrape and in a monitor on %s', (engine) =
     app.reddit.extraChildren = written.map((post) => ({ kind: 't3', data: postThing(post) }));
     const accepted = await app.api('POST', '/api/v1/scrape', {
       token,
-      body: { subreddits: [`r/${subreddit}`], keywords, sources: ['posts', 'comments'], time: 'day' },
+      body: { subreddits: [`r/${subreddit}`], ...asked, sources: ['posts', 'comments'], time: 'day' },
       headers: { prefer: 'respond-async' },
     });
     expect(accepted.status).toBe(202);
@@ -92,5 +99,36 @@ describe.each(engines)('keywords in a scrape and in a monitor on %s', (engine) =
       Notes: ['machine learning'],
       'MACHINE    learning rocks': ['machine learning'],
     });
+  });
+
+  it('a query with a phrase, OR, a NOT and a title: field finds the same posts and comments in a scrape as in a monitor', async () => {
+    const posts = [
+      { title: 'Which tool for Reddit alerts?', selftext: 'need monitoring' },
+      { title: 'Hiring: which tool engineer', selftext: 'monitoring team' },
+      { title: 'Weekly thread', selftext: 'which tool do you use for alerts' },
+    ];
+    const comments = ['which tool gives alerts for comments?', 'alerts are noisy'];
+    expect(await found({ query: '"which tool" (alerts OR monitoring) -hiring' }, posts, comments)).toEqual({
+      'Which tool for Reddit alerts?': ['which tool', 'alerts', 'monitoring'],
+      'Weekly thread': ['which tool', 'alerts'],
+      'which tool gives alerts for comments?': ['which tool', 'alerts'],
+    });
+    expect(await found({ query: 'title:"which tool" alerts' }, posts, comments)).toEqual({
+      'Which tool for Reddit alerts?': ['which tool', 'alerts'],
+    });
+  });
+
+  it('author:, type: and flair: narrow a query alike in a scrape and a monitor', async () => {
+    const posts = [
+      { title: 'Pricing question', author: 'Founder_Jo', flair: 'Question' },
+      { title: 'Pricing update', author: 'someone', flair: 'News' },
+    ];
+    const comments = [{ body: 'pricing is steep', author: 'founder_jo' }, 'pricing again'];
+    expect(await found({ query: 'pricing author:founder_jo' }, posts, comments)).toEqual({
+      'Pricing question': ['pricing'],
+      'pricing is steep': ['pricing'],
+    });
+    expect(await found({ query: 'pricing type:comment' }, posts, comments)).toEqual({ 'pricing is steep': ['pricing'], 'pricing again': ['pricing'] });
+    expect(await found({ query: 'pricing flair:question' }, posts, comments)).toEqual({ 'Pricing question': ['pricing', 'question'] });
   });
 });

@@ -44,6 +44,9 @@ describe.each(engines)('the monitors API on %s', (engine) => {
       include_nsfw: false,
       webhook_url: null,
       max_matches_per_day: null,
+      query: null,
+      intent: null,
+      min_relevance: 60,
       health: {
         status: 'ok',
         reddit: { state: 'ok', since: null },
@@ -52,6 +55,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
           { subreddit: 'r/TypeScript', state: 'ok', stale: false, last_read_at: null, last_error: null },
         ],
         gaps: [],
+        judge: null,
       },
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -132,7 +136,6 @@ describe.each(engines)('the monitors API on %s', (engine) => {
 
   it.each([
     ['an unknown field', { color: 'red' }, '/color', /^unknown field `color`; known fields: name, subreddits, /],
-    ['no keywords', { keywords: [] }, '/keywords', /^keywords holds 1 to 50 items$/],
     ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces, without the NUL character \(U\+0000\)$/],
     ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],
     ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /^subreddits\[0\] must be r\/name: .* \(got "node"\)$/],

@@ -58,6 +58,11 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
       created_at: '2026-05-01T09:59:00.000Z',
       matched_keywords: ['subpilot'],
       found_at: '2026-05-01T10:00:00.000Z',
+      relevance: null,
+      relevance_reason: null,
+      judge_error: null,
+      judge_model: null,
+      filtered: false,
     });
   });
 

@@ -29,6 +29,8 @@ const OTHER_422_CODES = [
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
+  'query.invalid', // a query the grammar refuses (docs/api/queries.md): no JSON Schema can state a grammar
+  'query.missing', // neither keywords nor a query: a rule between two optional fields
   'webhooks.invalid_url', // the URL is well formed but not one this server delivers to (http, credentials, a private host)
 ];
 

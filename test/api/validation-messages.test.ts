@@ -191,7 +191,8 @@ describe.each(engines)('every schema keyword a request can break gets a message 
       return { parts: { ...parts, body: setAt(location, use.pointer, { ...parent, [name]: 1 }) }, pointer: use.pointer, name };
     }
     const valid = use.pointer.reduce<unknown>((node, key) => (node as Record<Segment, unknown>)?.[key], location) ?? sampleOf(use.schema);
-    const whole = use.location === 'body' ? Compile(use.operation.body as never) : undefined;
+    // A named body (a $ref to the components) is checked as what it refers to.
+    const whole = use.location === 'body' ? Compile(resolve(use.operation.body!) as never) : undefined;
     const broken = VIOLATIONS[use.keyword]!(use.schema, use.location, valid)
       .map((value) => (use.location === 'body' ? value : String(value)))
       .map((value) => setAt(location, use.pointer, value))

@@ -21,7 +21,7 @@ const LAYERS: [prefix: string, rank: number][] = [
  * its tools, which call usecases as routes do), the usecases, the repository, or the rest.
  */
 export function roleRank(path: string): number {
-  if (/\.(routes|hooks)\.ts$|-routes\.ts$|\/views\/|\/dashboard\/dashboard\.[a-z]+\.ts$|\/html\.ts$/.test(path)) return 3;
+  if (/\.(routes|hooks)\.ts$|-routes\.ts$|\/views\/|\/dashboard\/dashboard\.[a-z-]+\.ts$|\/html\.ts$/.test(path)) return 3;
   if (/\/mcp\/mcp\.(endpoint|tools(-[a-z]+)?)\.ts$/.test(path)) return 3;
   if (/\.(usecases|runner|recovery|delivery)\.ts$/.test(path)) return 2;
   if (/\.(repository|stores|budget-stores)\.ts$/.test(path)) return 1;

@@ -79,7 +79,7 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     });
     const detail = (await browser.get(`/dashboard/monitors/${id}?done=created`)).body;
     expect(detail).toContain('The monitor was created');
-    expect(detail).toContain('<textarea name="keywords" rows="4" required>type safety\nbun</textarea>');
+    expect(detail).toContain('<textarea name="keywords" rows="4">type safety\nbun</textarea>');
     const list = (await browser.get('/dashboard/monitors')).body;
     expect(list).toContain(`<a href="/dashboard/monitors/${id}"><bdi>TypeScript mentions</bdi></a>`);
     expect(list).toContain('aria-current="page">Monitors</a>');
@@ -107,6 +107,15 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     const noSources = await send(browser, '/dashboard/monitors', '/dashboard/monitors', FORM.filter(([f, v]) => f !== 'sources' || v === ''));
     expect(noSources.status).toBe(422);
     expect(noSources.body).toContain('Please fix: Watch (tick posts, comments or both) holds 1 to 2 items');
+    expect((await app.services.monitors.list(accountId, { limit: 10 })).data).toEqual([]);
+  });
+
+  it('refuses an intent beside its field while no language model is configured, and keeps the form as typed', async () => {
+    const { browser, accountId } = await member();
+    const refused = await send(browser, '/dashboard/monitors', '/dashboard/monitors', [...FORM, ['intent', 'Someone asking for a tool'], ['min_relevance', '70']]);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatch(/<span class="field-error">Intent cannot be used: this server has no language model configured[^<]*<\/span>\s*<textarea name="intent"[^>]*aria-invalid="true">Someone asking for a tool<\/textarea>/);
+    expect(refused.body).toContain('name="min_relevance" value="70"');
     expect((await app.services.monitors.list(accountId, { limit: 10 })).data).toEqual([]);
   });
 
@@ -171,6 +180,9 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     expect(first).toMatch(/comments in <bdi>r\/deno<\/bdi>: <time[^>]*>2026-01-02 01:00 UTC<\/time> to <time[^>]*>2026-01-02 01:30 UTC<\/time>/);
     const titles = (body: string) => [...body.matchAll(/rel="noopener noreferrer"><bdi>(Match \d+)<\/bdi>/g)].map((m) => m[1]);
     expect(titles(first)).toEqual(Array.from({ length: 25 }, (_, i) => `Match ${29 - i}`));
+    // Without an intent nothing is judged or filtered: no tabs, no scores.
+    expect(first).not.toContain('class="mon-tabs"');
+    expect(first).not.toContain('class="mon-verdict');
     expect(first).toContain('<a href="https://www.reddit.com/r/typescript/comments/m29/match_29/" target="_blank" rel="noopener noreferrer">');
 
     const older = /href="(\/dashboard\/monitors\/[^"]+\?cursor=[^"]+)">Older matches →/.exec(first)![1]!;

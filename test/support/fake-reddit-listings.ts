@@ -55,6 +55,7 @@ export function postThing(p: FakePost): Json {
     score: p.score ?? 1,
     num_comments: p.num_comments ?? 0,
     over_18: p.over_18 ?? false,
+    link_flair_text: p.flair ?? null,
     ...p.raw,
   };
 }

@@ -45,6 +45,7 @@ export interface NewPost {
   over_18?: boolean;
   author?: string;
   score?: number;
+  flair?: string;
   /** Listed above the newest item with a lower id than it, as Reddit sometimes lists (see the top of this file). */
   listedLate?: boolean;
 }

@@ -31,6 +31,7 @@ const scrape = {
   status: 'completed',
   subreddits: ['r/SaaS', 'r/freelance'],
   keywords: ['crm for freelancers'],
+  query: null,
   sort: 'new',
   time: 'week',
   limit: 100,
@@ -62,11 +63,15 @@ const monitor = {
   include_nsfw: false,
   webhook_url: 'https://hooks.example.com/subpilot',
   max_matches_per_day: 200,
+  query: null,
+  intent: 'a freelancer asking which tool to use to keep track of clients',
+  min_relevance: 60,
   health: {
     status: 'ok',
     reddit: { state: 'ok', since: null },
     subreddits: [{ subreddit: 'r/SaaS', state: 'ok', stale: false, last_read_at: created, last_error: null }],
     gaps: [],
+    judge: { state: 'ok', since: null, error: null },
   },
   created_at: created,
   updated_at: created,
@@ -85,6 +90,11 @@ const match = {
   created_at: '2026-11-25T09:10:12.000Z',
   matched_keywords: ['crm for freelancers'],
   found_at: created,
+  relevance: 88,
+  relevance_reason: 'The commenter says "a CRM for freelancers would save me hours", a direct wish for such a tool.',
+  judge_error: null,
+  judge_model: 'gpt-4o-mini',
+  filtered: false,
 };
 
 const generation = {
@@ -194,7 +204,10 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
     },
   },
   createScrape: {
-    request: { posts: { subreddits: ['r/SaaS', 'r/freelance'], keywords: ['crm for freelancers'], sort: 'new', time: 'week' } },
+    request: {
+      posts: { subreddits: ['r/SaaS', 'r/freelance'], keywords: ['crm for freelancers'], sort: 'new', time: 'week' },
+      query: { subreddits: ['r/SaaS', 'r/freelance'], query: '(crm OR "client tracking") freelance -hiring', sources: ['posts', 'comments'] },
+    },
     responses: { 200: scrape, 202: { ...scrape, status: 'running', results: [], credits: { charged: 0 }, completed_at: null } },
   },
   listScrapes: { responses: { 200: page([scrapeSummary]) } },
@@ -216,11 +229,27 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
     responses: { 200: publication },
   },
   getPublication: { responses: { 200: publication } },
-  createMonitor: { request: { monitor: monitorRequest }, responses: { 201: monitor } },
+  createMonitor: {
+    request: {
+      monitor: monitorRequest,
+      judged: {
+        name: 'Tool questions',
+        subreddits: ['r/SaaS', 'r/freelance'],
+        query: '("which tool" OR recommend OR alternative) (crm OR "client tracking") -hiring',
+        intent: 'a freelancer asking which tool to use to keep track of clients',
+        min_relevance: 70,
+      },
+    },
+    responses: { 201: monitor },
+  },
   listMonitors: { responses: { 200: page([monitor]) } },
   getMonitor: { responses: { 200: monitor } },
   updateMonitor: {
-    request: { pause: { status: 'paused' }, keywords: { keywords: ['crm for freelancers', 'freelance crm'] } },
+    request: {
+      pause: { status: 'paused' },
+      keywords: { keywords: ['crm for freelancers', 'freelance crm'] },
+      bar: { min_relevance: 80 },
+    },
     responses: { 200: { ...monitor, status: 'paused', paused_reason: 'user' } },
   },
   deleteMonitor: { responses: {} },

@@ -108,8 +108,8 @@ export const webhookSchemas: Record<string, unknown> = {
   ),
   MonitorHealthEvent: event(
     'monitor.health',
-    { oneOf: [ref('MonitorHealthSubredditData'), ref('MonitorHealthGapData'), ref('MonitorHealthRedditData')] },
-    "Something changed in a monitor's health: one of three kinds, told apart by the key beside monitor_id and name (`subreddit`, `gap` or `reddit`).",
+    { oneOf: [ref('MonitorHealthSubredditData'), ref('MonitorHealthGapData'), ref('MonitorHealthRedditData'), ref('MonitorHealthJudgeData')] },
+    "Something changed in a monitor's health: one of four kinds, told apart by the key beside monitor_id and name (`subreddit`, `gap`, `reddit` or `judge`).",
   ),
   MonitorHealthSubredditData: closed(
     {
@@ -148,6 +148,21 @@ export const webhookSchemas: Record<string, unknown> = {
       }),
     },
     "How Reddit treats this service's app changed: sent once per change to every active monitor with a webhook_url, never on every cycle.",
+  ),
+  MonitorHealthJudgeData: closed(
+    {
+      ...monitorFields,
+      judge: closed({
+        state: {
+          type: 'string',
+          enum: ['ok', 'failing'],
+          description: '`failing`: every call to the language model failed, so matches are delivered unjudged (and not charged for judging); `ok`: it judges again.',
+        },
+        since: dateTime('When the poller saw the change.'),
+        error: { type: ['string', 'null'], description: 'Why the calls fail, while failing; null once ok.' },
+      }),
+    },
+    'The relevance judge started or stopped failing: sent once per change to every active monitor with an intent and a webhook_url, never per match.',
   ),
   CreditsLowEvent: event(
     'credits.low',
@@ -202,7 +217,7 @@ const WHEN: Record<WebhookEventType, { summary: string; when: string }> = {
   'monitor.resumed': { summary: 'The service resumed a monitor', when: "Sent to the monitor's `webhook_url` when the service resumed it after a pause for credits." },
   'monitor.health': {
     summary: "A monitor's health changed",
-    when: "Sent to the monitor's `webhook_url` when a watched subreddit became unavailable, when a gap was recorded, or when Reddit's treatment of the service's app changed.",
+    when: "Sent to the monitor's `webhook_url` when a watched subreddit became unavailable, when a gap was recorded, when Reddit's treatment of the service's app changed, or when the relevance judge started or stopped failing.",
   },
   'credits.low': {
     summary: 'The balance fell below the low-balance threshold',

@@ -33,9 +33,23 @@ interface LlmCompletion {
   usage: LlmUsage;
 }
 
+export interface LlmCompletionInput {
+  system: string;
+  user: string;
+  maxTokens?: number;
+  /** The most of the answer kept (see shared/text.ts); a longer one is cut as soon as it is read. */
+  maxChars: number;
+  /**
+   * Asks for JSON matching `schema` (OpenAI structured outputs, strict: every property required, no
+   * others). The answer still comes as text, in `choices[0].message.content`: the caller parses and checks it.
+   */
+  json?: { name: string; schema: Record<string, unknown> };
+  /** The longest this call may take, when shorter than the client's budget (a caller that must finish by a deadline). */
+  deadlineMs?: number;
+}
+
 export interface LlmClient {
-  /** `maxChars`: the most of the answer kept (see shared/text.ts); a longer one is cut as soon as it is read. */
-  complete(input: { system: string; user: string; maxTokens?: number; maxChars: number }): Promise<LlmCompletion>;
+  complete(input: LlmCompletionInput): Promise<LlmCompletion>;
   /** The longest `complete` can take, all attempts and waits included; it gives up past it. */
   budgetMs(): number;
 }
@@ -63,7 +77,9 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   return {
     budgetMs: () => budget,
 
-    async complete({ system, user, maxTokens, maxChars }) {
+    async complete({ system, user, maxTokens, maxChars, json, deadlineMs }) {
+      const limit = deadlineMs !== undefined && deadlineMs < budget ? Math.max(0, deadlineMs) : budget;
+      const limitWords = limit === budget ? `${budget} ms (attempts and retries)` : `${limit} ms`;
       let completion;
       // The package checks the signal only between its sleeps; the race ends the call on time regardless.
       const abort = new AbortController();
@@ -71,8 +87,8 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       const deadline = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => {
           abort.abort();
-          reject(new LlmUnavailableError(`the language model did not finish within ${budget} ms (attempts and retries)`, undefined, true));
-        }, budget);
+          reject(new LlmUnavailableError(`the language model did not finish within ${limitWords}`, undefined, true));
+        }, limit);
       });
       try {
         const call = openai.chat.completions.create(
@@ -83,6 +99,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
               { role: 'user', content: user },
             ],
             ...(maxTokens ? { max_tokens: maxTokens } : {}),
+            ...(json ? { response_format: { type: 'json_schema' as const, json_schema: { name: json.name, strict: true, schema: json.schema } } } : {}),
           },
           { signal: abort.signal },
         );

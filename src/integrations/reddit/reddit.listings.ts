@@ -66,8 +66,8 @@ export function parseItems(body: unknown, source: Source): { items: RedditItem[]
 function postItem(data: Json): RedditItem | null {
   const post = toPost(data);
   if (typeof post === 'string') return null;
-  const { id, subreddit, title, body, author, permalink, created_at, score, nsfw } = post;
-  return { type: 'post', id, subreddit, title, body, author, permalink, created_at, score, nsfw };
+  const { id, subreddit, title, body, author, permalink, created_at, score, nsfw, flair } = post;
+  return { type: 'post', id, subreddit, title, body, author, permalink, created_at, score, nsfw, ...(flair === undefined ? {} : { flair }) };
 }
 
 /**

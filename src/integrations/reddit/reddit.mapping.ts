@@ -61,6 +61,7 @@ export function toPost(data: Json): RedditPost | string {
   const title = capText(cleanText(text(data.title)), LIMITS.title);
   const body = capText(cleanText(text(data.selftext)), LIMITS.body);
   const permalink = permalinkOf(data.permalink, subreddit, id36);
+  const flair = cleanText(text(data.link_flair_text)).trim();
   return {
     id: `t3_${id36}`,
     subreddit,
@@ -74,6 +75,7 @@ export function toPost(data: Json): RedditPost | string {
     num_comments: wholeNumber(data.num_comments),
     nsfw: data.over_18 === true,
     truncated: title.cut || body.cut,
+    ...(flair ? { flair: capText(flair, LIMITS.title).text } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ export interface RedditItem {
   score: number;
   /** over_18 (a comment carries its post's flag). */
   nsfw: boolean;
+  /** A post's link flair text (link_flair_text), for `flair:` in queries; absent for comments and posts without one. */
+  flair?: string;
 }
 
 /** A post as a search or a look-up by id reads it (no `type`: those read posts only), with what only a post has. */

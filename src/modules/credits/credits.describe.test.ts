@@ -68,6 +68,9 @@ describe('a ledger entry described in one line', () => {
     expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: 3 })).toBe('Monitor “Launch watch”: 3 matches');
     expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: '1' })).toBe('Monitor “Launch watch”: 1 match');
     expect(describeLedgerEntry({ ...monitor, match_count: 3 })).toBe('Monitor mon_0192f0c1a2b3c4d5e6f7a8b9c0d1: 3 matches');
+    expect(describeLedgerEntry({ ...monitor, monitor_name: 'Launch watch', match_count: 2, judged_count: '9' })).toBe(
+      'Monitor “Launch watch”: 2 matches, 9 judged for relevance',
+    );
   });
 
   it('the rows of a payment say what was bought for how much, what was taken back and why, and what was owed', () => {

@@ -27,6 +27,8 @@ export interface LedgerFacts {
   /** The monitor's name; null once the monitor is deleted (its charges stay). */
   monitor_name: string | null;
   match_count: number | string | null;
+  /** How many matches of that poll the relevance judge scored; null or absent: none. */
+  judged_count?: number | string | null;
   payment_id?: string | null;
   /** What the payment cost, in the currency's smallest unit, and how it was bought; null without a payment. */
   payment_amount?: number | string | null;
@@ -74,10 +76,12 @@ function scrapeCharge(facts: LedgerFacts): string {
 const monitorSubject = (facts: LedgerFacts) =>
   facts.monitor_name === null ? `monitor ${facts.monitor_id}` : `monitor “${facts.monitor_name}”`;
 
-/** One poll's matches of one monitor, charged together: `Monitor “Launch”: 3 matches`. */
+/** One poll's matches of one monitor, charged together: `Monitor “Launch”: 3 matches, 10 judged for relevance`. */
 function monitorCharge(facts: LedgerFacts): string {
   const matches = facts.match_count === null ? null : Number(facts.match_count);
-  return capitalized(monitorSubject(facts)) + (matches === null ? '' : `: ${plural(matches, 'match', 'matches')}`);
+  const judged = Number(facts.judged_count ?? 0);
+  const counts = [matches === null ? null : plural(matches, 'match', 'matches'), judged > 0 ? `${judged} judged for relevance` : null].filter(Boolean);
+  return capitalized(monitorSubject(facts)) + (counts.length > 0 ? `: ${counts.join(', ')}` : '');
 }
 
 function subjectOf(facts: LedgerFacts): { subject: string; error: string | null } | null {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canPayMatch, captureOf, chargeFor, creditsTakenBack, holdFor, matchesAffordable, refundOf } from './credits.prices.ts';
+import { canPayMatch, captureOf, chargeFor, creditsTakenBack, holdFor, matchCost, refundOf } from './credits.prices.ts';
 
-const prices = { scrapePair: 2, generate: 5, publish: 10, monitorMatch: 3 };
-const free = { ...prices, monitorMatch: 0 };
+const prices = { scrapePair: 2, generate: 5, publish: 10, monitorMatch: 3, judge: 1 };
 
 describe('the price book', () => {
   it('a scrape holds the price of every subreddit × keyword pair', () => {
@@ -24,10 +23,12 @@ describe('the price book', () => {
     expect(refundOf({ charged: 10 })).toBe(10);
   });
 
-  it('a balance affords as many matches as it pays for in full, and every one while matches are free', () => {
-    expect(matchesAffordable(prices, 8)).toBe(2);
-    expect(matchesAffordable(prices, 2)).toBe(0);
-    expect(matchesAffordable(free, 0)).toBe(Infinity);
+  it('a judged match costs the judging on top of the match, a filtered one the judging only, an unjudged one the match only', () => {
+    const judging = { ...prices, judge: 2 };
+    expect(matchCost(judging, { judged: true, filtered: false })).toBe(5);
+    expect(matchCost(judging, { judged: true, filtered: true })).toBe(2);
+    expect(matchCost(judging, { judged: false, filtered: false })).toBe(3);
+    expect(chargeFor(judging, { kind: 'monitor', id: 'mon_1', matches: 3, judged: 10 })).toBe(29);
   });
 
   it('an account can pay again once its balance covers one match, and at price 0 always', () => {

@@ -10,8 +10,11 @@ export type Purchase =
   | { kind: 'scrape'; id: string }
   | { kind: 'generation'; id: string }
   | { kind: 'publication'; id: string }
-  /** The matches one poll of a monitor stored, paid for together. */
-  | { kind: 'monitor'; id: string; matches: number }
+  /**
+   * What one poll of a monitor stored, paid for together: the matches delivered, and how many matches
+   * (delivered or filtered) the relevance judge scored; 0 or absent for a monitor without an intent.
+   */
+  | { kind: 'monitor'; id: string; matches: number; judged?: number }
   /** Credits bought (a Checkout Session or an auto top-up), or taken back or given back for one. */
   | { kind: 'payment'; id: string };
 
@@ -27,18 +30,22 @@ export const captureOf = (prices: Prices, scrape: { held: number; unavailable: n
 export function chargeFor(prices: Prices, purchase: Exclude<Purchase, { kind: 'scrape' | 'payment' }>): number {
   if (purchase.kind === 'generation') return prices.generate;
   if (purchase.kind === 'publication') return prices.publish;
-  return prices.monitorMatch * purchase.matches;
+  return prices.monitorMatch * purchase.matches + prices.judge * (purchase.judged ?? 0);
 }
+
+/**
+ * What one stored match costs: the match price when it is delivered, and the judge's price when it
+ * was judged. A match judged below the bar (filtered) costs the judging only: nobody pays for what
+ * was kept out of their way; one the judge could not score costs what an unjudged match costs.
+ */
+export const matchCost = (prices: Prices, match: { judged: boolean; filtered: boolean }) =>
+  (match.filtered ? 0 : prices.monitorMatch) + (match.judged ? prices.judge : 0);
 
 /** What a charge that failed gives back: all of it, never a part. */
 export const refundOf = (charge: { charged: number }) => charge.charged;
 
-/** How many matches a spendable balance pays for: every one while matches are free. */
-export const matchesAffordable = (prices: Prices, balance: number) =>
-  prices.monitorMatch > 0 ? Math.floor(balance / prices.monitorMatch) : Infinity;
-
-/** Whether a spendable balance pays for one match (while matches are free, always). */
-export const canPayMatch = (prices: Prices, balance: number) => matchesAffordable(prices, balance) >= 1;
+/** Whether a spendable balance pays for one delivered match (while matches are free, always). */
+export const canPayMatch = (prices: Prices, balance: number) => balance >= prices.monitorMatch;
 
 /**
  * The credits a payment's refunds and disputes take back, in all: every credit while a dispute holds

@@ -33,6 +33,7 @@ function purchaseColumns(purchase: Purchase | null | undefined) {
     publication_id: purchase?.kind === 'publication' ? purchase.id : null,
     monitor_id: purchase?.kind === 'monitor' ? purchase.id : null,
     match_count: purchase?.kind === 'monitor' ? purchase.matches : null,
+    judged_count: purchase?.kind === 'monitor' && purchase.judged ? purchase.judged : null,
     payment_id: purchase?.kind === 'payment' ? purchase.id : null,
   };
 }
@@ -148,7 +149,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .select(['s.request as scrape_request', 's.unavailable as scrape_unavailable', resultsFound.as('scrape_results'), commentsFound.as('scrape_comments')])
       .select(['g.type as generation_type', 'g.subreddit as generation_subreddit', 'g.error as generation_error'])
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
-      .select(['l.monitor_id', 'l.match_count', 'm.name as monitor_name'])
+      .select(['l.monitor_id', 'l.match_count', 'l.judged_count', 'm.name as monitor_name'])
       .select(['l.payment_id', 'l.owed_change', 'pay.amount as payment_amount', 'pay.currency as payment_currency', 'pay.source as payment_source'])
       // The interface of the call it paid for: at most one of the five is joined; a grant joins none.
       .select((eb) => eb.fn.coalesce('s.via', 'g.via', 'p.via', 'm.via', 'pay.via').as('via'))

@@ -26,6 +26,8 @@ export interface CreditLedgerTable {
   /** A monitor's charge: which monitor, for how many matches of one poll. */
   monitor_id: Generated<string | null>;
   match_count: Generated<number | null>;
+  /** Of those matches and the ones filtered out, how many the relevance judge scored (each at PRICE_JUDGE). */
+  judged_count: Generated<number | null>;
   /** The payment a purchase, clawback, reinstatement or owed settlement is about. */
   payment_id: Generated<string | null>;
   /** How the row moved what the account owes (accounts.owed): + a clawback could not take, − settled. */

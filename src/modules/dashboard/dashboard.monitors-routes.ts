@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import Type, { type Static } from 'typebox';
-import type { MonitorSource } from '../monitors/monitors.tables.ts';
-import type { MonitorInput, MonitorsUsecases } from '../monitors/monitors.usecases.ts';
+import Type from 'typebox';
+import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { AppError } from '../../shared/errors.ts';
-import { fieldName } from '../../shared/http/validation-messages.ts';
+import { formBody, formOfBody, formProblemOf, formRefusal, inputOf } from './dashboard.monitors-form.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
-import type { MonitorForm } from './views/monitor-parts.ts';
+import type { MatchesView } from './views/monitor-matches.ts';
 import { deleteConfirmPage, monitorPage, type MonitorPage } from './views/monitor.ts';
 import { monitorsPage, type MonitorsPage } from './views/monitors.ts';
 
@@ -21,101 +20,19 @@ const NOTICES = {
 };
 type Done = keyof typeof NOTICES;
 const doneQuery = Type.Optional(Type.Union((Object.keys(NOTICES) as Done[]).map((done) => Type.Literal(done))));
-const pageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })), done: doneQuery });
+const cursor = Type.Optional(Type.String({ maxLength: 200 }));
+const pageQuery = Type.Object({ cursor, done: doneQuery });
 const monitorParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+// `view=filtered`: the matches judged below the monitor's bar instead of the delivered ones.
+const monitorQuery = Type.Object({ cursor, done: doneQuery, view: Type.Optional(Type.Literal('filtered')) });
 const csrfOnly = Type.Object({ csrf: Type.Optional(Type.String()) });
-// Text areas are long enough for the API's limits (100 subreddits, 50 keywords of 100 characters) with room for spacing.
-const formBody = Type.Object({
-  csrf: Type.Optional(Type.String()),
-  name: Type.String({ maxLength: 200 }),
-  subreddits: Type.String({ maxLength: 10_000 }),
-  keywords: Type.String({ maxLength: 10_000 }),
-  exclude_keywords: Type.Optional(Type.String({ maxLength: 10_000 })),
-  match: Type.Optional(Type.Union([Type.Literal('phrase'), Type.Literal('word')])),
-  // The form always sends one empty `sources` (a hidden field), so no box ticked reads as "none", not as "field absent".
-  sources: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 4 })])),
-  include_nsfw: Type.Optional(Type.String({ maxLength: 10 })),
-  webhook_url: Type.Optional(Type.String({ maxLength: 2000 })),
-  max_matches_per_day: Type.Optional(Type.String({ maxLength: 20 })),
-});
-type FormBody = Static<typeof formBody>;
-
-const SOURCES: readonly MonitorSource[] = ['posts', 'comments'];
-const isSource = (value: string): value is MonitorSource => (SOURCES as readonly string[]).includes(value);
-const lines = (text: string) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-
-/** The fields as typed, to refill the form after a refusal. */
-const formOfBody = (body: FormBody): MonitorForm => ({
-  name: body.name,
-  subreddits: body.subreddits,
-  keywords: body.keywords,
-  excludeKeywords: body.exclude_keywords ?? '',
-  match: body.match ?? 'phrase',
-  // A client that sends no sources field at all gets the API's default.
-  sources: body.sources === undefined ? ['posts'] : [body.sources].flat().filter(isSource),
-  includeNsfw: body.include_nsfw !== undefined,
-  webhookUrl: body.webhook_url?.trim() ?? '',
-  maxPerDay: body.max_matches_per_day?.trim() ?? '',
-});
-
-/**
- * The form in the API's terms: subreddits one per line or comma separated, "r/" added where it was
- * left out; keywords one per line; empty optional fields are "none". The usecases check every value
- * (a daily cap that is not digits arrives as NaN, which they refuse like any other bad number).
- */
-function inputOf(form: MonitorForm): Required<MonitorInput> {
-  const cap = form.maxPerDay;
-  return {
-    name: form.name.trim(),
-    subreddits: form.subreddits
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((name) => `r/${name.replace(/^\/?r\//i, '')}`),
-    keywords: lines(form.keywords),
-    exclude_keywords: lines(form.excludeKeywords),
-    match: form.match,
-    sources: form.sources,
-    include_nsfw: form.includeNsfw,
-    webhook_url: form.webhookUrl === '' ? null : form.webhookUrl,
-    max_matches_per_day: cap === '' ? null : /^\d+$/.test(cap) ? Number(cap) : Number.NaN,
-  };
-}
-
-const LABELS: Record<string, string> = {
-  name: 'Name',
-  subreddits: 'Subreddits',
-  keywords: 'Keywords',
-  exclude_keywords: 'Exclude keywords',
-  match: 'Match',
-  sources: 'Watch (tick posts, comments or both)',
-  include_nsfw: 'Include NSFW',
-  webhook_url: 'Webhook URL',
-  max_matches_per_day: 'Daily cap',
-};
-
-/**
- * A refused form in the form's own words: the usecases word a problem for the API ("subreddits[2] must
- * be …"), the person sees the label and the item they typed instead of the field's API name. Any other
- * refusal keeps its own message.
- */
-function formMessage(problem: AppError, input: Required<MonitorInput>): string {
-  const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
-  if (problem.code !== 'request.invalid' || !issues?.length) return problem.message;
-  const parts = issues.map(({ path, message }) => {
-    const [field = '', index] = path.split('/').slice(1);
-    const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
-    const rule = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
-    return `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
-  });
-  return `Please fix: ${parts.join('; ')}.`;
-}
 
 /**
  * The Monitors pages: the account's monitors and a form to create one; each monitor's status, health,
  * matches (newest first, paged) and settings; pause, resume and delete. Behind requireSession.
  */
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
-  const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'form'>) => {
+  const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'fieldErrors' | 'form'>) => {
     const { accountId } = sessionOf(request);
     const [list, reddit, usage] = await Promise.all([
       monitors.list(accountId, { limit: PAGE_SIZE, cursor }),
@@ -129,17 +46,18 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   const renderMonitor = async (
     request: FastifyRequest,
     id: string,
-    cursor: string | undefined,
-    extras: Pick<MonitorPage, 'notice' | 'error' | 'formError' | 'form'>,
+    shown: { cursor?: string; view?: MatchesView },
+    extras: Pick<MonitorPage, 'notice' | 'error' | 'formError' | 'fieldErrors' | 'form'>,
   ) => {
     const { accountId } = sessionOf(request);
+    const view = shown.view ?? 'delivered';
     const monitor = await monitors.get(accountId, id);
-    const matches = await monitors.matches(accountId, id, { limit: PAGE_SIZE, cursor });
-    return monitorPage({ viewer: viewerOf(request)!, monitor, matches, firstPage: !cursor, ...extras });
+    const filtered = view === 'filtered' ? 'only' : 'without';
+    const matches = await monitors.matches(accountId, id, { limit: PAGE_SIZE, cursor: shown.cursor, filtered });
+    return monitorPage({ viewer: viewerOf(request)!, monitor, matches, view, firstPage: !shown.cursor, ...extras });
   };
   /** A refusal about this monitor's form is shown on its page; an unknown monitor is the 404 page. */
-  const refusal = (error: unknown) => {
-    const problem = formProblem(error);
+  const refusal = (problem: AppError) => {
     if (problem.status === 404) throw problem;
     return problem;
   };
@@ -156,14 +74,15 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       const monitor = await monitors.create(sessionOf(request).accountId, input, { via: 'dashboard' });
       return reply.redirect(`/dashboard/monitors/${monitor.id}?done=created`, 303);
     } catch (error) {
-      const problem = formProblem(error);
-      return sendPage(reply, await renderList(request, undefined, { error: formMessage(problem, input), form }), problem.status);
+      const problem = formProblemOf(error);
+      const { message, fields } = formRefusal(problem, input);
+      return sendPage(reply, await renderList(request, undefined, { error: message, fieldErrors: fields, form }), problem.status);
     }
   });
 
-  app.get('/monitors/:id', { schema: { params: monitorParams, querystring: pageQuery } }, async (request, reply) => {
-    const { cursor, done } = request.query;
-    return sendPage(reply, await renderMonitor(request, request.params.id, cursor, { notice: done ? NOTICES[done] : undefined }));
+  app.get('/monitors/:id', { schema: { params: monitorParams, querystring: monitorQuery } }, async (request, reply) => {
+    const { cursor, done, view } = request.query;
+    return sendPage(reply, await renderMonitor(request, request.params.id, { cursor, view }, { notice: done ? NOTICES[done] : undefined }));
   });
 
   app.post('/monitors/:id', { schema: { params: monitorParams, body: formBody } }, async (request, reply) => {
@@ -173,8 +92,9 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
     try {
       await monitors.update(sessionOf(request).accountId, id, input);
     } catch (error) {
-      const problem = refusal(error);
-      return sendPage(reply, await renderMonitor(request, id, undefined, { formError: formMessage(problem, input), form }), problem.status);
+      const problem = refusal(formProblemOf(error));
+      const { message, fields } = formRefusal(problem, input);
+      return sendPage(reply, await renderMonitor(request, id, {}, { formError: message, fieldErrors: fields, form }), problem.status);
     }
     return reply.redirect(`/dashboard/monitors/${id}?done=saved`, 303);
   });
@@ -188,8 +108,8 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       try {
         await monitors.update(sessionOf(request).accountId, id, { status });
       } catch (error) {
-        const problem = refusal(error);
-        return sendPage(reply, await renderMonitor(request, id, undefined, { error: problem.message }), problem.status);
+        const problem = refusal(formProblem(error));
+        return sendPage(reply, await renderMonitor(request, id, {}, { error: problem.message }), problem.status);
       }
       return reply.redirect(`/dashboard/monitors/${id}?done=${status === 'paused' ? 'paused' : 'resumed'}`, 303);
     });

@@ -15,8 +15,17 @@ type MonitorView = Awaited<ReturnType<ToolDeps['monitors']['get']>>;
 type MatchPage = Awaited<ReturnType<ToolDeps['monitors']['matches']>>;
 type MatchArgs = Static<typeof matchesQuerySchema> & { id: string };
 
+/** What the monitor looks for: its keywords, its query, or both (then both must hold). */
+const lookingFor = (m: MonitorView) =>
+  [m.keywords.length > 0 ? m.keywords.map((k) => `"${k}"`).join(', ') : null, m.query === null ? null : `query ${m.query}`].filter(Boolean).join(' and ');
+
 const describeMonitor = (m: MonitorView) =>
-  `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${m.keywords.map((k) => `"${k}"`).join(', ')} in ${m.subreddits.join(', ')}`;
+  `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${lookingFor(m)} in ${m.subreddits.join(', ')}` +
+  (m.intent === null ? '' : `, judged against "${m.intent}" (bar ${m.min_relevance})`);
+
+/** A match's score and reason, or why it went out unjudged; nothing for a monitor without an intent. */
+const verdictOf = (m: MatchPage['data'][number]) =>
+  m.relevance !== null ? ` [relevance ${m.relevance}${m.filtered ? ', filtered' : ''}: ${m.relevance_reason}]` : m.judge_error ? ` [not judged: ${m.judge_error.message}]` : '';
 
 /**
  * Matches for an agent: the API's page plus `next_after`, the id to pass as `after` next time so that
@@ -31,7 +40,9 @@ function matchesAnswer(page: MatchPage, args: MatchArgs): ToolAnswer {
       ? `Older matches: call again with cursor ${page.next_cursor}.`
       : `More new matches waiting: call again with after ${nextAfter}.`
     : '';
-  const lines = page.data.slice(0, 10).map((m) => `- ${m.id}: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})`);
+  const lines = page.data
+    .slice(0, 10)
+    .map((m) => `- ${m.id}: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})${verdictOf(m)}`);
   const summary = [
     `${page.data.length} match${page.data.length === 1 ? '' : 'es'} of monitor ${args.id}${args.after ? ` after ${args.after}` : ''}.`,
     ...lines,
@@ -49,14 +60,16 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     description:
       "A monitor's matches (posts and comments that matched), free: spends no credits (each match was charged when it was found). " +
       'Pass `after` = next_after of your previous call to get only matches you have not seen, oldest first; without it, the newest first. ' +
-      'Up to 100 per call (limit); a long page comes back shorter with has_more.',
+      'Up to 100 per call (limit); a long page comes back shorter with has_more. For a monitor with an intent each match carries its ' +
+      'relevance score and reason; include "filtered" also lists those judged below its min_relevance.',
     scope: 'read',
     schema: argumentsOf(monitorParamsSchema, matchesQuerySchema.properties),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (caller, args) =>
       fittedPage(
         args.limit ?? 20,
-        (limit) => monitors.matches(caller.accountId, args.id, { limit, cursor: args.cursor, after: args.after }),
+        (limit) =>
+          monitors.matches(caller.accountId, args.id, { limit, cursor: args.cursor, after: args.after, filtered: args.include === 'filtered' ? 'with' : 'without' }),
         (page) => matchesAnswer(page, args),
       ),
   }),
@@ -64,8 +77,9 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     name: 'create_monitor',
     title: 'Create a monitor',
     description:
-      'Starts watching subreddits for new posts and/or comments with the keywords, from now on; each new match is stored once and ' +
+      'Starts watching subreddits for new posts and/or comments with the keywords or a boolean query, from now on; each new match is stored once and ' +
       `costs ${credits(prices.monitorMatch)}, charged when it is found, until the monitor is paused or the credits run out (it then pauses). ` +
+      `With an intent each match is also scored 0–100 with a reason for ${credits(prices.judge)} more; one below min_relevance is kept as filtered and costs only that. ` +
       'Creating it is free. Side effects: a monitor that keeps spending credits; with webhook_url, matches are POSTed there. ' +
       'Read matches with get_monitor_matches.',
     scope: 'monitors',

@@ -10,6 +10,15 @@ export const monitorsErrors = {
         'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset), so a monitor could never read anything; ' +
         'nothing was created. The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to an approved Reddit app.',
     }),
+  /** An intent this server could never judge would hold out a promise it cannot keep: refused at once instead. */
+  judgeNotConfigured: () =>
+    new AppError({
+      code: 'monitors.judge_not_configured',
+      status: 503,
+      message:
+        'This server has no language model configured (LLM_BASE_URL is unset), so it cannot judge relevance; nothing was changed. ' +
+        'Leave out `intent` (keywords and queries still work), or ask the operator to set LLM_BASE_URL and LLM_MODEL.',
+    }),
   /** Limits per account (monitors.limits.ts): `limit` and `used` let a client show the room left. */
   limitReached: (limit: number, used: number) =>
     new AppError({

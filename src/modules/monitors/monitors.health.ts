@@ -1,5 +1,6 @@
 import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
 import type { RedditAppStatus } from './poller/reddit-app.ts';
+import type { JudgeView } from './monitors.view.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -19,6 +20,8 @@ export interface HealthFacts {
   gaps: MonitorGapRow[];
   /** How Reddit treats the poller, as it last stored it. */
   reddit: RedditAppStatus;
+  /** How the language model treats the relevance judge, as the poller last stored it. */
+  judge: JudgeView;
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -92,5 +95,6 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
       to: gap.to_at,
       recorded_at: gap.recorded_at,
     }));
-  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps };
+  // Only a monitor with an intent is judged: for the others the judge's state is no news.
+  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null };
 }

@@ -1,5 +1,6 @@
 import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from '../../shared/http/subreddit.ts';
-import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
+import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, rules } from '../../shared/http/validation-messages.ts';
+import { parseQuery, QuerySyntaxError } from '../../shared/matching/query.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -16,7 +17,11 @@ export const MONITOR_LIMITS = {
   excludeKeywords: 50,
   keywordLength: 100,
   maxMatchesPerDay: 1_000_000,
+  intent: 500,
 } as const;
+
+/** The bar a judged match must reach to be delivered when the monitor names none. */
+export const DEFAULT_MIN_RELEVANCE = 60;
 
 /** A monitor's settings once checked, trimmed and folded: what is stored. */
 export interface MonitorSettings {
@@ -29,9 +34,14 @@ export interface MonitorSettings {
   include_nsfw: boolean;
   webhook_url: string | null;
   max_matches_per_day: number | null;
+  /** The query text as given (docs/api/queries.md); null: the keywords alone decide. */
+  query: string | null;
+  /** What a match should be about, for the relevance judge; null: matches are not judged. */
+  intent: string | null;
+  min_relevance: number;
 }
 
-type Problem = { path: string; message: string };
+type Problem = { path: string; message: string; position?: number };
 
 const SOURCES: readonly MonitorSource[] = ['posts', 'comments'];
 
@@ -83,7 +93,8 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     });
     return foldDuplicates(items);
   },
-  keywords: (problems, value) => keywords(problems, 'keywords', value, 1, MONITOR_LIMITS.keywords),
+  // None at all is fine here when a query is given: newMonitorSettings and the update check the pair.
+  keywords: (problems, value) => keywords(problems, 'keywords', value, 0, MONITOR_LIMITS.keywords),
   exclude_keywords: (problems, value) => keywords(problems, 'exclude_keywords', value, 0, MONITOR_LIMITS.excludeKeywords),
   match(problems, value) {
     if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: rules.oneOf(['phrase', 'word']) });
@@ -113,7 +124,43 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     }
     return value as number | null;
   },
+  query(problems, value) {
+    if (value === null) return null;
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text === '' || hasNul(text)) {
+      problems.push({ path: '/query', message: 'must be a query of words, "phrases", OR, NOT and fields (docs/api/queries.md), or null' });
+      return null;
+    }
+    try {
+      parseQuery(text);
+    } catch (error) {
+      if (!(error instanceof QuerySyntaxError)) throw error;
+      problems.push({ path: '/query', message: `is not a valid query: ${error.message}`, position: error.position });
+    }
+    return text;
+  },
+  intent(problems, value) {
+    if (value === null) return null;
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text === '' || [...text].length > MONITOR_LIMITS.intent || hasNul(text)) {
+      problems.push({ path: '/intent', message: `${TRIMMED(MONITOR_LIMITS.intent)}, or null for no relevance judging` });
+    }
+    return text;
+  },
+  min_relevance(problems, value) {
+    if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 100) {
+      problems.push({ path: '/min_relevance', message: rules.number({ type: 'integer', minimum: 0, maximum: 100 }) });
+    }
+    return value as number;
+  },
 };
+
+/** Something to look for: keywords, a query, or both (then both must hold). */
+export function assertLooksForSomething(settings: Pick<MonitorSettings, 'keywords' | 'query'>): void {
+  if (settings.keywords.length === 0 && settings.query === null) {
+    throw invalidFields('The monitor', [{ path: '/keywords', message: NOTHING_TO_MATCH }], 'query.missing');
+  }
+}
 
 const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
   exclude_keywords: [],
@@ -122,6 +169,9 @@ const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
   include_nsfw: false,
   webhook_url: null,
   max_matches_per_day: null,
+  query: null,
+  intent: null,
+  min_relevance: DEFAULT_MIN_RELEVANCE,
 };
 
 /**
@@ -136,7 +186,7 @@ export function checkSettings(input: { [K in keyof MonitorSettings]?: unknown })
     if (value !== undefined) settings[field] = (check as (p: Problem[], v: unknown) => unknown)(problems, value);
   }
   if (problems.length > 0) {
-    throw invalidFields('The monitor', problems);
+    throw invalidFields('The monitor', problems, matchingRuleCode(problems));
   }
   return settings as Partial<MonitorSettings>;
 }
@@ -144,5 +194,7 @@ export function checkSettings(input: { [K in keyof MonitorSettings]?: unknown })
 /** A new monitor's settings: the required fields checked like any other, the rest defaulted. */
 export function newMonitorSettings(input: { [K in keyof MonitorSettings]?: unknown }): MonitorSettings {
   const { name, subreddits, keywords } = input;
-  return { ...DEFAULTS, ...checkSettings({ ...input, name: name ?? '', subreddits: subreddits ?? [], keywords: keywords ?? [] }) } as MonitorSettings;
+  const settings = { ...DEFAULTS, ...checkSettings({ ...input, name: name ?? '', subreddits: subreddits ?? [], keywords: keywords ?? [] }) } as MonitorSettings;
+  assertLooksForSomething(settings);
+  return settings;
 }

@@ -125,8 +125,8 @@ export const createMonitorsRepository = (db: Kysely<Tables>) => ({
   matchSeq: (monitorId: string, matchId: string) =>
     db.selectFrom('monitor_matches').select('seq').where('id', '=', matchId).where('monitor_id', '=', monitorId).executeTakeFirst(),
 
-  /** Matches of a monitor from a point in storage order: newest first below it, or oldest first above it. */
-  matchesPage(monitorId: string, limit: number, from: { direction: 'older' | 'newer'; seq?: number }) {
+  /** Matches of a monitor from a point in storage order: newest first below it, or oldest first above it; filtered ones only when asked. */
+  matchesPage(monitorId: string, limit: number, from: { direction: 'older' | 'newer'; seq?: number }, filtered: 'with' | 'without' | 'only' = 'without') {
     let query = db
       .selectFrom('monitor_matches')
       .selectAll()
@@ -134,6 +134,17 @@ export const createMonitorsRepository = (db: Kysely<Tables>) => ({
       .orderBy('seq', from.direction === 'older' ? 'desc' : 'asc')
       .limit(limit + 1);
     if (from.seq !== undefined) query = query.where('seq', from.direction === 'older' ? '<' : '>', from.seq);
+    if (filtered !== 'with') query = query.where('filtered', '=', filtered === 'only' ? 1 : 0);
     return query.execute();
+  },
+
+  /** Sorts the judged matches of a monitor again against a new bar: no judging, the scores stand. */
+  async resort(monitorId: string, bar: number): Promise<void> {
+    await db
+      .updateTable('monitor_matches')
+      .set({ filtered: sql<number>`case when relevance < ${bar} then 1 else 0 end` })
+      .where('monitor_id', '=', monitorId)
+      .where('relevance', 'is not', null)
+      .execute();
   },
 });

@@ -16,12 +16,16 @@ import {
   pageQuerySchema,
 } from './monitors.schemas.ts';
 import type { MonitorsUsecases } from './monitors.usecases.ts';
+import { matchingRuleErrors } from '../../shared/http/validation-messages.ts';
 
-const PRICE_NOTE = 'Free: only stored matches cost credits (PRICE_MONITOR_MATCH each), so this never answers 402.';
+const PRICE_NOTE =
+  'Free: only stored matches cost credits (PRICE_MONITOR_MATCH per delivered match, PRICE_JUDGE per match judged for a monitor with an intent), so this never answers 402.';
 
 /** What a change of a monitor's settings can be refused for, beyond its schema. */
 const SETTINGS_ERRORS = [
+  ...matchingRuleErrors('The monitor'),
   monitorsErrors.tooManySubreddits(500, 498, 503),
+  monitorsErrors.judgeNotConfigured(),
   webhooksErrors.invalidUrl('must not point at a private, link-local or reserved address'),
   webhooksErrors.notConfigured(),
 ];
@@ -136,7 +140,9 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
         operationId: 'listMonitorMatches',
         description:
           'Keep the id of the last match you read and ask with after=<that id>: each match is returned once, in the order it ' +
-          'was stored, and none is skipped. `after` and `cursor` cannot be combined (400 request.invalid_query).',
+          'was stored, and none is skipped. `after` and `cursor` cannot be combined (400 request.invalid_query). Matches judged ' +
+          'below the monitor\'s `min_relevance` are left out unless include=filtered; raising or lowering the bar re-sorts them, ' +
+          'so a match can appear here again below a cursor you already passed.',
         tags: ['monitors'],
         params: monitorParamsSchema,
         querystring: matchesQuerySchema,
@@ -148,6 +154,7 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
         limit: request.query.limit ?? 20,
         cursor: request.query.cursor,
         after: request.query.after,
+        filtered: request.query.include === 'filtered' ? 'with' : 'without',
       }),
   );
 };

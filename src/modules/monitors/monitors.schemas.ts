@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
+import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
-import { MONITOR_LIMITS } from './monitors.input.ts';
+import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -18,9 +19,10 @@ const fields = {
     description: 'Folded case-insensitively (the first spelling is kept).',
   }),
   keywords: Type.Array(keyword, {
-    minItems: 1,
     maxItems: MONITOR_LIMITS.keywords,
-    description: 'Words or phrases looked for in the title and body of each new post or comment, case-insensitively.',
+    description:
+      'Words or phrases looked for in the title and body of each new post (the body of a comment), case-insensitively: ' +
+      'shorthand for the query `(k1 OR k2 …) -x1 …` with `exclude_keywords`. At least one, unless `query` is given; with both, both must hold.',
   }),
   exclude_keywords: Type.Array(keyword, {
     maxItems: MONITOR_LIMITS.excludeKeywords,
@@ -38,22 +40,51 @@ const fields = {
     Type.Integer({
       minimum: 1,
       maximum: MONITOR_LIMITS.maxMatchesPerDay,
-      description: 'The monitor pauses (daily_cap) after this many matches in a UTC day, until the next one; null: no cap.',
+      description: 'The monitor pauses (daily_cap) after this many delivered matches in a UTC day, until the next one; null: no cap.',
     }),
   ),
+  query: nullable(
+    trimmedText({
+      max: 4000,
+      trimmedMax: QUERY_LIMITS.length,
+      description:
+        'A boolean query (docs/api/queries.md): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, and the fields ' +
+        'title:, body:, author:, type:post|comment, flair:. Same case folding and `match` mode as keywords. A syntax error is a 422 ' +
+        'whose errors[].position points at the character. null: keywords alone decide.',
+    }),
+  ),
+  intent: nullable(
+    trimmedText({
+      max: 600,
+      trimmedMax: MONITOR_LIMITS.intent,
+      description:
+        'What a match should be about, in plain language ("someone asking which tool to use for monitoring Reddit"). Each keyword or ' +
+        'query match is then scored 0–100 by the language model, with a one-sentence reason, for PRICE_JUDGE credits. null: not judged.',
+    }),
+  ),
+  min_relevance: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    description:
+      'The score a judged match needs to be delivered (webhook, the default match list); one below is kept as `filtered`. ' +
+      'Changing it re-sorts the matches already judged, without judging again.',
+  }),
 };
 
 export const monitorBodySchema = Type.Object(
   {
     name: fields.name,
     subreddits: fields.subreddits,
-    keywords: fields.keywords,
+    keywords: Type.Optional({ ...fields.keywords, default: [] }),
     exclude_keywords: Type.Optional({ ...fields.exclude_keywords, default: [] }),
     match: Type.Optional({ ...fields.match, default: 'phrase' }),
     sources: Type.Optional({ ...fields.sources, default: ['posts'] }),
     include_nsfw: Type.Optional({ ...fields.include_nsfw, default: false }),
     webhook_url: Type.Optional(fields.webhook_url),
     max_matches_per_day: Type.Optional(fields.max_matches_per_day),
+    query: Type.Optional(fields.query),
+    intent: Type.Optional(fields.intent),
+    min_relevance: Type.Optional({ ...fields.min_relevance, default: DEFAULT_MIN_RELEVANCE }),
   },
   // Inline in the document, not named, for its defaults: see scrapeBodySchema.
   { additionalProperties: false },
@@ -71,6 +102,9 @@ export const monitorPatchSchema = Type.Object(
     include_nsfw: Type.Optional(fields.include_nsfw),
     webhook_url: Type.Optional(fields.webhook_url),
     max_matches_per_day: Type.Optional(fields.max_matches_per_day),
+    query: Type.Optional(fields.query),
+    intent: Type.Optional(fields.intent),
+    min_relevance: Type.Optional(fields.min_relevance),
     status: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('paused')], {
         description:
@@ -96,6 +130,11 @@ export const matchesQuerySchema = Type.Object(
         pattern: ID_PATTERN('mat'),
         'x-rule': 'must be a match id: mat_ and 28 hex digits',
         description: 'A match id: everything this monitor stored after it, oldest first. Not together with cursor.',
+      }),
+    ),
+    include: Type.Optional(
+      Type.Literal('filtered', {
+        description: 'List the matches judged below `min_relevance` too (each says `filtered: true`); left out by default.',
       }),
     ),
   },
@@ -139,6 +178,20 @@ const health = Type.Object(
         ),
       }),
     ),
+    judge: nullable(
+      Type.Object(
+        {
+          state: Type.Union([Type.Literal('ok'), Type.Literal('failing')]),
+          since: nullable(Type.String({ format: 'date-time' })),
+          error: nullable(Type.String({ description: 'Why the last call failed, while failing' })),
+        },
+        {
+          description:
+            'The relevance judge as the poller last saw it: failing while every call to the language model fails (matches are then ' +
+            'delivered unjudged and not charged for judging); null for a monitor without an intent.',
+        },
+      ),
+    ),
     gaps: Type.Array(
       Type.Object({
         source: source,
@@ -168,6 +221,9 @@ export const monitorSchema = Type.Object(
     include_nsfw: Type.Boolean(),
     webhook_url: nullable(Type.String()),
     max_matches_per_day: nullable(Type.Integer()),
+    query: nullable(Type.String()),
+    intent: nullable(Type.String()),
+    min_relevance: Type.Integer(),
     health,
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -187,8 +243,21 @@ export const matchSchema = Type.Object(
     author: Type.String(),
     permalink: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
-    matched_keywords: Type.Array(Type.String()),
+    matched_keywords: Type.Array(Type.String({ description: 'The keywords, or the words and phrases of the query, found in it' })),
     found_at: Type.String({ format: 'date-time' }),
+    relevance: nullable(Type.Integer({ minimum: 0, maximum: 100, description: "The judge's score; null when not judged" })),
+    relevance_reason: nullable(Type.String({ description: "The judge's one sentence on why, pointing at the words that decided it" })),
+    judge_error: nullable(
+      Type.Object(
+        {
+          code: Type.String({ description: 'judge_unavailable | judge_timeout | judge_malformed | judge_missing | judge_not_configured' }),
+          message: Type.String(),
+        },
+        { description: 'Why a match of a monitor with an intent was delivered unjudged (and not charged for judging)' },
+      ),
+    ),
+    judge_model: nullable(Type.String({ description: 'The model that judged it' })),
+    filtered: Type.Boolean({ description: 'Judged below the bar: kept and listed with ?include=filtered, never sent by webhook' }),
   },
   { title: 'Match' },
 );

@@ -28,6 +28,12 @@ export interface MonitorsTable {
   include_nsfw: number;
   webhook_url: string | null;
   max_matches_per_day: number | null;
+  /** The query as given (docs/api/queries.md); null: keywords only. Both given: both must hold. */
+  query: string | null;
+  /** What a match should be about, for the relevance judge; null: not judged. */
+  intent: string | null;
+  /** 0–100: a judged match below it is stored as filtered. */
+  min_relevance: Generated<number>;
   /** Things created before this instant are never matched: the creation time, then each resume. */
   watch_from: string;
   /**
@@ -63,6 +69,18 @@ export interface MonitorMatchesTable extends MatchedItem {
   /** JSON: the monitor's keywords found, in the monitor's order. */
   matched_keywords: string;
   found_at: string;
+  /** The judge's score 0–100; null: not judged (no intent, or the judge failed: `judge_error`). */
+  relevance: number | null;
+  /** The judge's one sentence on why. */
+  relevance_reason: string | null;
+  /** JSON { code, message }: why a match of a monitor with an intent went out unjudged. */
+  judge_error: string | null;
+  /** The model that judged it, as the endpoint named it. */
+  judge_model: string | null;
+  /** The SHA-256 of the instructions it was judged with (relevance_prompts.id). */
+  judge_prompt: string | null;
+  /** 1: judged below its monitor's bar: kept and listed with ?include=filtered, never sent by webhook. */
+  filtered: Generated<number>;
   /** The id of the monitor.matches delivery this match goes out in; null when the monitor has no webhook. */
   webhook_batch: string | null;
   notified_at: string | null;
@@ -103,6 +121,14 @@ export interface PollerLeasesTable {
   cycle: number;
 }
 
+/** The instructions matches were judged with (the judge's system prompt, the intent in it), by SHA-256: one row per distinct text. */
+export interface RelevancePromptsTable {
+  /** SHA-256 of `text`, hex. */
+  id: string;
+  text: string;
+  created_at: string;
+}
+
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorMatchRow = Selectable<MonitorMatchesTable>;
 export type MonitorGapRow = Selectable<MonitorGapsTable>;
@@ -115,5 +141,6 @@ declare module '../../shared/db/database.ts' {
     monitor_gaps: MonitorGapsTable;
     monitor_cursors: MonitorCursorsTable;
     poller_leases: PollerLeasesTable;
+    relevance_prompts: RelevancePromptsTable;
   }
 }

@@ -15,8 +15,10 @@ import { utcDayStart } from '../../shared/calendar.ts';
 import type { Via } from '../../shared/via.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
-import { checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
-import { createRedditAppRepository } from './poller/reddit-app.repository.ts';
+import { assertLooksForSomething, checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
+import { createObservedStateRepository } from './poller/observed-state.repository.ts';
+import type { RedditAppState } from './poller/reddit-app.ts';
+import type { JudgeState } from './poller/judge-state.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
@@ -38,8 +40,15 @@ export interface MonitorsUsecases {
   remove(accountId: string, id: string): Promise<void>;
   /** The activity of these monitors of the account (others are left out), read at `now` (the clock's time, for "40 s ago"). */
   activity(accountId: string, monitorIds: string[]): Promise<{ now: string; monitors: Map<string, MonitorActivity> }>;
-  /** `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`. */
-  matches(accountId: string, id: string, query: { limit: number; cursor?: string; after?: string }): Promise<Page<MatchView>>;
+  /**
+   * `after`: everything stored after that match, oldest first; otherwise newest first from `cursor`.
+   * `filtered`: matches judged below the bar are left out ('without', the default), listed too ('with') or alone ('only').
+   */
+  matches(
+    accountId: string,
+    id: string,
+    query: { limit: number; cursor?: string; after?: string; filtered?: 'with' | 'without' | 'only' },
+  ): Promise<Page<MatchView>>;
   /** The state every monitor's health carries, for a page that shows it without a monitor (the dashboard's list). */
   redditApp(): Promise<RedditAppView>;
   /** The account's monitors and distinct subreddits against its limits (paused monitors count). */
@@ -59,6 +68,9 @@ function columnsOf(settings: Partial<MonitorSettings>): Updateable<MonitorsTable
     include_nsfw: settings.include_nsfw === undefined ? undefined : settings.include_nsfw ? 1 : 0,
     webhook_url: settings.webhook_url,
     max_matches_per_day: settings.max_matches_per_day,
+    query: settings.query,
+    intent: settings.intent,
+    min_relevance: settings.min_relevance,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -76,24 +88,34 @@ export function createMonitorsUsecases(deps: {
   redditConfigured: boolean;
   /** The poller's MONITOR_INTERVAL_SECONDS: a subreddit unread for two of them is stale. */
   intervalSeconds: number;
+  /** Without a language model an intent could never be judged: giving one is refused (503). */
+  judgeConfigured: boolean;
   limits: MonitorLimits;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
-  const redditApp = createRedditAppRepository(db);
+  const redditAppState = createObservedStateRepository<RedditAppState>(db, 'monitors');
+  /** Reddit's state as a monitor's health shows it (`detail` is the judge's alone). */
+  async function redditApp(): Promise<RedditAppView> {
+    const { state, since } = await redditAppState.read();
+    return { state, since };
+  }
+  const judgeState = createObservedStateRepository<JudgeState>(db, 'judge');
 
   /** The views of these rows, their health read in one go for all of them (the directory never asks Reddit here). */
   async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
     const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
     const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
-    const [entries, cursors, gaps, reddit] = await Promise.all([
+    const [entries, cursors, gaps, reddit, judged] = await Promise.all([
       deps.subreddits.known(names),
       monitors.cursors(names, sources),
       monitors.gaps(rows.map((row) => row.id)),
-      redditApp.read(),
+      redditApp(),
+      judgeState.read(),
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
-    const facts = { directory, cursors, gaps, reddit, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    const judge = { state: judged.state, since: judged.since, error: judged.detail };
+    const facts = { directory, cursors, gaps, reddit, judge, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 
@@ -114,6 +136,7 @@ export function createMonitorsUsecases(deps: {
     async create(accountId, input, { via, idempotency = null }) {
       const settings = newMonitorSettings(input);
       if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
+      if (settings.intent && !deps.judgeConfigured) throw monitorsErrors.judgeNotConfigured();
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock();
       const at = now.toISOString();
@@ -156,6 +179,11 @@ export function createMonitorsUsecases(deps: {
         throw invalidFields('The monitor', [{ path: '/status', message: rules.oneOf(['active', 'paused']) }]);
       }
       const settings = checkSettings(fields);
+      assertLooksForSomething({
+        keywords: settings.keywords ?? (JSON.parse(row.keywords) as string[]),
+        query: settings.query !== undefined ? settings.query : row.query,
+      });
+      if (settings.intent && !deps.judgeConfigured) throw monitorsErrors.judgeNotConfigured();
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock().toISOString();
       // New subreddits or keywords of an active monitor apply from the poller's next cycle; only a
@@ -171,7 +199,11 @@ export function createMonitorsUsecases(deps: {
       }
       const updated = await transaction(db, async (trx) => {
         if (settings.subreddits) await checkLimits(trx, accountId, { monitorId: id, subreddits: settings.subreddits });
-        return createMonitorsRepository(trx).update(accountId, id, change);
+        const repository = createMonitorsRepository(trx);
+        const done = await repository.update(accountId, id, change);
+        // A new bar re-sorts the verdicts already stored, without judging again.
+        if (done && settings.min_relevance !== undefined) await repository.resort(id, settings.min_relevance);
+        return done;
       });
       if (!updated) throw monitorsErrors.notFound();
       return (await viewsOf([await owned(accountId, id)]))[0]!;
@@ -209,13 +241,13 @@ export function createMonitorsUsecases(deps: {
         const cursor = decodeCursor(query.cursor, MATCH_CURSOR);
         if (cursor) from = { direction: cursor[0] === 'o' ? 'older' : 'newer', seq: Number(cursor.slice(1)) };
       }
-      const rows = await monitors.matchesPage(id, query.limit, from);
+      const rows = await monitors.matchesPage(id, query.limit, from, query.filtered ?? 'without');
       // PostgreSQL's driver hands a bigserial back as text.
       const page = toPage(rows, query.limit, (row) => `${from.direction === 'older' ? 'o' : 'n'}${Number(row.seq)}`);
       return { ...page, data: page.data.map(toMatchView) };
     },
 
-    redditApp: () => redditApp.read(),
+    redditApp,
   };
 }
 

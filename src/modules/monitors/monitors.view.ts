@@ -11,13 +11,16 @@ import type { MatchedItem, MatchMode, MonitorMatchRow, MonitorRow, MonitorSource
 export interface MonitorInput {
   name: string;
   subreddits: string[];
-  keywords: string[];
+  keywords?: string[];
   exclude_keywords?: string[];
   match?: MatchMode;
   sources?: MonitorSource[];
   include_nsfw?: boolean;
   webhook_url?: string | null;
   max_matches_per_day?: number | null;
+  query?: string | null;
+  intent?: string | null;
+  min_relevance?: number;
 }
 
 export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused' };
@@ -45,6 +48,15 @@ export interface MonitorHealth {
   }[];
   /** Newest first, at most 20. */
   gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
+  /** The relevance judge as the poller last saw it; null for a monitor without an intent. */
+  judge: JudgeView | null;
+}
+
+/** `failing`: every call to the language model failed in the last poll that judged anything; `error` says why. */
+export interface JudgeView {
+  state: 'ok' | 'failing';
+  since: string | null;
+  error: string | null;
 }
 
 /** A monitor as the API shows it: its settings as stored, and its state. */
@@ -64,6 +76,15 @@ export interface MatchView extends MatchedItem {
   monitor_id: string;
   matched_keywords: string[];
   found_at: string;
+  /** The judge's score 0–100; null when not judged. */
+  relevance: number | null;
+  relevance_reason: string | null;
+  /** Why a match of a monitor with an intent went out unjudged; null otherwise. */
+  judge_error: { code: string; message: string } | null;
+  /** The model that judged it. */
+  judge_model: string | null;
+  /** Judged below the monitor's bar: kept, listed with ?include=filtered, never sent by webhook. */
+  filtered: boolean;
 }
 
 /** What a monitor matched lately, as the Monitors list shows it. */
@@ -91,6 +112,9 @@ export function toMonitorView(row: MonitorRow, health: MonitorHealth): MonitorVi
     include_nsfw: Number(row.include_nsfw) === 1,
     webhook_url: row.webhook_url,
     max_matches_per_day: row.max_matches_per_day === null ? null : Number(row.max_matches_per_day),
+    query: row.query,
+    intent: row.intent,
+    min_relevance: Number(row.min_relevance),
     health,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -112,5 +136,10 @@ export function toMatchView(row: MonitorMatchRow): MatchView {
     created_at: row.created_at,
     matched_keywords: JSON.parse(row.matched_keywords) as string[],
     found_at: row.found_at,
+    relevance: row.relevance === null ? null : Number(row.relevance),
+    relevance_reason: row.relevance_reason,
+    judge_error: row.judge_error === null ? null : (JSON.parse(row.judge_error) as MatchView['judge_error']),
+    judge_model: row.judge_model,
+    filtered: Number(row.filtered) === 1,
   };
 }

@@ -71,12 +71,12 @@ export async function readComments(
 export function selectComments(items: RedditItem[], request: ScrapeRequest): ScrapeResult[] {
   const wanted = new Set(request.subreddits.map((s) => s.slice(2).toLowerCase()));
   const byId = new Map<string, ScrapeResult>();
-  const keywordsIn = keywordFinder(request.keywords);
+  const keywordsIn = keywordFinder(request);
   for (const item of items) {
     if (item.type !== 'comment' || !wanted.has(item.subreddit.toLowerCase()) || byId.has(item.id)) continue;
     if (item.nsfw && !request.include_nsfw) continue;
     const matched = keywordsIn(item);
-    if (matched.length === 0) continue;
+    if (matched === null) continue;
     byId.set(item.id, {
       type: 'comment',
       id: item.id,

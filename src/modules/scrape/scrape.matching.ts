@@ -1,11 +1,16 @@
 import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
-import { buildKeywordIndex, matchedText } from '../../shared/matching/keywords.ts';
+import type { MatchItem } from '../../shared/matching/keywords.ts';
+import { buildMatchIndex } from '../../shared/matching/keywords.ts';
+import { combinedQuery, parseQuery, QuerySyntaxError, searchTerms } from '../../shared/matching/query.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
-import { invalidFields, rules } from '../../shared/http/validation-messages.ts';
+import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, rules } from '../../shared/http/validation-messages.ts';
 
 export interface ScrapeRequest {
   subreddits: string[];
+  /** May be empty when a query is given. */
   keywords: string[];
+  /** The query as given (docs/api/queries.md); absent in scrapes stored before queries, null: keywords alone. */
+  query?: string | null;
   sort: 'new' | 'relevance' | 'top';
   time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
   limit: number;
@@ -30,15 +35,25 @@ export type ScrapeResult = Omit<RedditItem, 'subreddit'> &
   };
 
 /**
- * The request's keywords found in a post (title and text) or a comment (its text), in request order.
- * It is the matcher monitors use, in `phrase` mode (anywhere in the text, with its Unicode case folds
- * and whitespace runs as one space), so a scrape and a monitor with the same keywords agree on an item.
+ * The request's keywords and query, as one rule: what it finds in a post (title and text) or a comment
+ * (its text), the terms found in request order. It is the matcher monitors use, in `phrase` mode
+ * (anywhere in the text, with its Unicode case folds and whitespace runs as one space), so a scrape
+ * and a monitor with the same keywords or query agree on an item. null: no match (a match by
+ * `author:` alone finds no term, so an empty list is a match).
  */
-export function keywordFinder(keywords: string[]): (item: Pick<RedditItem, 'type' | 'title' | 'body'>) => string[] {
+export function keywordFinder(request: Pick<ScrapeRequest, 'keywords' | 'query'>): (item: MatchItem) => string[] | null {
   const rule = 'scrape';
-  const index = buildKeywordIndex([{ monitorId: rule, keywords, excludeKeywords: [], mode: 'phrase' }]);
-  return (item) => index.match(matchedText(item)).get(rule) ?? [];
+  const query = combinedQuery({ keywords: request.keywords, excludes: [], query: request.query ?? null });
+  const index = buildMatchIndex([{ monitorId: rule, query, mode: 'phrase' }]);
+  return (item) => index.match(item).get(rule) ?? null;
 }
+
+/**
+ * What Reddit's search is asked for, and what the scrape is priced on: the keywords, or with a query
+ * every word and phrase it asks for (Reddit's search finds a superset; the rule above decides).
+ */
+export const searchKeywords = (request: Pick<ScrapeRequest, 'keywords' | 'query'>): string[] =>
+  request.query ? searchTerms(combinedQuery({ keywords: request.keywords, excludes: [], query: request.query })) : request.keywords;
 
 /** Newest first, then by id: the order results are listed in. */
 export const newestFirst = (a: ScrapeResult, b: ScrapeResult) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
@@ -50,20 +65,37 @@ function foldDuplicates(values: string[]): string[] {
   return [...seen.values()];
 }
 
-/** Applies defaults, trims and folds the body; a keyword that is blank or too long after trimming is a 422. */
+/** The query's problem, if it has one: a syntax error at its position, or nothing Reddit's search could be asked for. */
+function queryProblems(query: string | null): { path: string; message: string; position?: number }[] {
+  if (query === null) return [];
+  try {
+    if (searchTerms(parseQuery(query)).length > 0) return [];
+    return [{ path: '/query', message: 'needs a word or phrase that must be present: a scrape searches Reddit for them (author: or flair: alone cannot be searched)' }];
+  } catch (error) {
+    if (!(error instanceof QuerySyntaxError)) throw error;
+    return [{ path: '/query', message: `is not a valid query: ${error.message}`, position: error.position }];
+  }
+}
+
+/** Applies defaults, trims and folds the body; a keyword that is blank or too long after trimming, or a bad query, is a 422. */
 export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
-  const problems = body.keywords.flatMap((keyword, index) => {
+  const keywords = body.keywords ?? [];
+  const query = body.query?.trim() || null;
+  const problems = keywords.flatMap((keyword, index) => {
     // Counted in code points, as the schema's pattern counts them.
     const length = [...keyword.trim()].length;
     if (length >= 1 && length <= 100) return [];
     return [{ path: `/keywords/${index}`, message: `${rules.length(1, 100)} after trimming spaces` }];
   });
+  problems.push(...queryProblems(query));
+  if (keywords.length === 0 && query === null) problems.push({ path: '/keywords', message: NOTHING_TO_MATCH });
   if (problems.length > 0) {
-    throw invalidFields('The request body', problems);
+    throw invalidFields('The request body', problems, matchingRuleCode(problems));
   }
   return {
     subreddits: foldDuplicates(body.subreddits).map((s) => `r/${s.slice(2)}`),
-    keywords: foldDuplicates(body.keywords.map((k) => k.trim())),
+    keywords: foldDuplicates(keywords.map((k) => k.trim())),
+    query,
     sort: body.sort ?? 'new',
     time: (body.time ?? 'week') as ScrapeRequest['time'],
     limit: body.limit ?? 100,
@@ -79,13 +111,15 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
 export function selectResults(posts: RedditPost[], request: ScrapeRequest): ScrapeResult[] {
   const wanted = new Map(request.subreddits.map((s) => [s.slice(2).toLowerCase(), s]));
   const byId = new Map<string, ScrapeResult>();
-  const keywordsIn = keywordFinder(request.keywords);
+  const keywordsIn = keywordFinder(request);
   for (const post of posts) {
     const subreddit = wanted.get(post.subreddit.toLowerCase());
     if (!subreddit || byId.has(post.id) || (post.nsfw && !request.include_nsfw)) continue;
-    const matched = keywordsIn({ type: 'post', title: post.title, body: post.body });
-    if (matched.length === 0) continue;
-    byId.set(post.id, { ...post, type: 'post', subreddit: `r/${post.subreddit}`, matched_keywords: matched });
+    const matched = keywordsIn({ ...post, type: 'post' });
+    if (matched === null) continue;
+    // The flair served the matching; results keep the fields they always had.
+    const { flair: _flair, ...result } = post;
+    byId.set(post.id, { ...result, type: 'post', subreddit: `r/${post.subreddit}`, matched_keywords: matched });
   }
   return [...byId.values()]
     .sort(newestFirst)

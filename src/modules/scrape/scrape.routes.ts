@@ -5,6 +5,7 @@ import { invalidCursor } from '../../shared/http/pagination.ts';
 import { outcomeSamples } from '../../shared/outcomes.ts';
 import { creditsErrors } from '../credits/credits.errors.ts';
 import { webhooksErrors } from '../webhooks/webhooks.errors.ts';
+import { matchingRuleErrors } from '../../shared/http/validation-messages.ts';
 import { scrapeErrors } from './scrape.errors.ts';
 import { committingScrape } from './scrape.usecases.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
@@ -38,6 +39,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<{ scrape: ScrapeUsecases }>
       config: {
         scope: 'scrape',
         errors: [
+          ...matchingRuleErrors('The request body'),
           creditsErrors.insufficient(3, 12),
           creditsErrors.keyLimitReached({ limit: 500, spent: 496, required: 12, resetsAt: '2026-12-01T00:00:00.000Z' }),
           webhooksErrors.invalidUrl('must use https'),

@@ -9,7 +9,7 @@ import { captureOf } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../subreddits/subreddits.usecases.ts';
 import { mergeResults, readComments, selectComments, windowStart } from './scrape.comments.ts';
-import { selectResults, type ScrapeRequest } from './scrape.matching.ts';
+import { searchKeywords, selectResults, type ScrapeRequest } from './scrape.matching.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import { createScrapesRepository } from './scrape.repository.ts';
 import type { ScrapeRow } from './scrape.tables.ts';
@@ -144,7 +144,7 @@ export function createScrapeRunner(deps: {
         const { searchable, unsearchable } = chooseSubreddits(names, await deps.subreddits.lookup(names), request.include_nsfw);
         const search = {
           subreddits: searchable,
-          keywords: request.keywords,
+          keywords: searchKeywords(request),
           sort: request.sort,
           time: request.time,
           limit: request.limit,
@@ -182,7 +182,7 @@ export function createScrapeRunner(deps: {
           skipped: unreadable.length + (comments?.skipped ?? 0),
           error: null,
           // Pairs of unavailable subreddits are not charged: only the rest of the hold is captured.
-          charge: captureOf(prices, { held: row.price, unavailable: unavailable.length, keywords: request.keywords.length }),
+          charge: captureOf(prices, { held: row.price, unavailable: unavailable.length, keywords: searchKeywords(request).length }),
         });
         // Only a settlement that went through is news: one refused (another worker took the lease
         // meanwhile) must not make a waiting request answer for a scrape that is still running.

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 
 export const MAX_RESULTS = 500;
@@ -12,11 +13,23 @@ export const scrapeBodySchema = Type.Object(
       maxItems: 20,
       description: 'Folded case-insensitively; duplicates are charged once.',
     }),
-    keywords: Type.Array(trimmedText({ max: 200, trimmedMax: 100, description: '1–100 characters after trimming' }), {
-      minItems: 1,
-      maxItems: 20,
-      description: 'Words or phrases, matched case-insensitively in title and body; duplicates are charged once.',
-    }),
+    keywords: Type.Optional(
+      Type.Array(trimmedText({ max: 200, trimmedMax: 100, description: '1–100 characters after trimming' }), {
+        maxItems: 20,
+        description:
+          'Words or phrases, matched case-insensitively in title and body; duplicates are charged once. At least one, unless `query` is given; with both, both must hold.',
+      }),
+    ),
+    query: Type.Optional(
+      trimmedText({
+        max: 4000,
+        trimmedMax: QUERY_LIMITS.length,
+        description:
+          'A boolean query (docs/api/queries.md): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, title:, body:, ' +
+          'author:, type:post|comment, flair:. Reddit is searched for its words and phrases (each priced like a keyword) and every result ' +
+          'is checked against the whole query. A syntax error is a 422 whose errors[].position points at the character.',
+      }),
+    ),
     sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('relevance'), Type.Literal('top')], { default: 'new' })),
     time: Type.Optional(
       Type.Union(
@@ -86,6 +99,7 @@ export const scrapeSchema = Type.Object(
     status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
     subreddits: Type.Array(Type.String()),
     keywords: Type.Array(Type.String()),
+    query: Type.Union([Type.String(), Type.Null()]),
     sort: Type.String(),
     time: Type.String(),
     limit: Type.Integer(),

@@ -10,7 +10,7 @@ import { creditsIn } from '../credits/credits.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { scrapeErrors } from './scrape.errors.ts';
-import { normalizeScrapeBody, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
+import { normalizeScrapeBody, searchKeywords, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
 import { createScrapesRepository } from './scrape.repository.ts';
 import type { ScrapeRow } from './scrape.tables.ts';
 import { toScrapeView } from './scrape.view.ts';
@@ -118,7 +118,7 @@ export function createScrapeUsecases(deps: {
       const request = normalizeScrapeBody(body);
       if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
-      const price = holdFor(prices, { subreddits: request.subreddits.length, keywords: request.keywords.length });
+      const price = holdFor(prices, { subreddits: request.subreddits.length, keywords: searchKeywords(request).length });
       // A balance already too small needs no write to refuse; the guarded hold below decides the rest.
       const available = await creditsIn(db).spendableBalance(caller.accountId);
       if (available < price) throw creditsErrors.insufficient(available, price);

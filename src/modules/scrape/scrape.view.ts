@@ -11,6 +11,8 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
     id: row.id,
     status: row.status,
     ...request,
+    // Scrapes stored before queries had none.
+    query: request.query ?? null,
     // Scrapes stored before comments could be read searched posts only.
     sources: request.sources ?? ['posts'],
     webhook_url: row.webhook_url,

@@ -64,8 +64,10 @@ export interface Prices {
   generate: number;
   /** Per comment or post sent to Reddit. */
   publish: number;
-  /** Per match a monitor stores. */
+  /** Per match a monitor delivers. */
   monitorMatch: number;
+  /** Per match the relevance judge scores (delivered or filtered). */
+  judge: number;
 }
 
 /** The one poller behind every monitor (src/modules/monitors). */
@@ -226,6 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
       generate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
       publish: integer(env, 'PRICE_PUBLISH', 10, 0, 1_000_000),
       monitorMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
+      judge: integer(env, 'PRICE_JUDGE', 1, 0, 1_000_000),
     },
     logLevel,
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),

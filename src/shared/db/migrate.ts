@@ -18,6 +18,7 @@ import { redditAppStateMigration } from './migrations/0015_reddit_app_state.ts';
 import { subredditOmittedNamesMigration } from './migrations/0016_subreddit_omitted_names.ts';
 import { viaMigration } from './migrations/0017_via.ts';
 import { paymentsMigration } from './migrations/0018_payments.ts';
+import { relevanceMigration } from './migrations/0019_relevance.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016_subreddit_omitted_names': subredditOmittedNamesMigration,
   '0017_via': viaMigration,
   '0018_payments': paymentsMigration,
+  '0019_relevance': relevanceMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

@@ -18,9 +18,16 @@ export const problemSchema = Type.Object(
     detail: Type.String({ description: 'What happened and what to do, in words for a person' }),
     code: Type.String({ description: 'Stable machine-readable code: branch on this, never on `detail`' }),
     errors: Type.Optional(
-      Type.Array(Type.Object({ path: text('JSON pointer to the field'), message: text('What is wrong with it') }), {
-        description: 'request.invalid: one entry per problem',
-      }),
+      Type.Array(
+        Type.Object({
+          path: text('JSON pointer to the field'),
+          message: text('What is wrong with it'),
+          position: Type.Optional(integer('For a text with a syntax (a query): the character the problem is at, counted from 1')),
+        }),
+        {
+          description: 'request.invalid: one entry per problem',
+        },
+      ),
     ),
     balance: Type.Optional(integer('credits.insufficient: the spendable balance')),
     required: Type.Optional(integer('credits.*: what the request costs')),

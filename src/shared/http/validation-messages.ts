@@ -179,7 +179,31 @@ export function closestName(name: string, known: readonly string[]): string | un
  * The 422 a usecase throws for the checks a schema cannot make (text after trimming, rules between
  * fields): each problem is a rule at a path, worded "<field> <rule>" like the schema's own.
  */
-export function invalidFields(subject: string, problems: { path: string; message: string }[]) {
-  const errors = problems.map(({ path, message }) => ({ path, message: `${fieldName(path)} ${message}` }));
-  return validationError(`${subject} is not valid: ${errors.map((e) => e.message).join('; ')}.`, errors);
+export function invalidFields(subject: string, problems: Problem[], code = 'request.invalid') {
+  // `position`: where in a text field (a query) the problem is, 1-based in characters, for a tool to point at.
+  const errors = problems.map(({ path, message, position }) => ({ path, message: `${fieldName(path)} ${message}`, ...(position ? { position } : {}) }));
+  return validationError(`${subject} is not valid: ${errors.map((e) => e.message).join('; ')}.`, errors, code);
 }
+
+type Problem = { path: string; message: string; position?: number };
+
+/**
+ * The code of a 422 about a rule of what to match (monitors, scrapes). A query the grammar refuses,
+ * and nothing else wrong, is `query.invalid`: no JSON Schema can state the grammar, so a client that
+ * checks its bodies against the API document still meets it (docs/api/queries.md). Neither keywords
+ * nor a query is `query.missing` (NOTHING_TO_MATCH), a rule between two fields. Anything else is the
+ * schema's own `request.invalid`.
+ */
+export function matchingRuleCode(problems: Problem[]): string {
+  if (problems.every((p) => p.path === '/query')) return 'query.invalid';
+  return problems.every((p) => p.message === NOTHING_TO_MATCH) ? 'query.missing' : 'request.invalid';
+}
+
+/** Monitors and scrapes: at least one keyword, or a query. */
+export const NOTHING_TO_MATCH = 'must name at least one keyword, unless a query is given';
+
+/** The two refusals of a rule of what to match, as a route's documented errors show them. */
+export const matchingRuleErrors = (subject: string) => [
+  invalidFields(subject, [{ path: '/query', message: 'is not a valid query: at character 11: expected a word, a phrase or "(" after OR', position: 11 }], 'query.invalid'),
+  invalidFields(subject, [{ path: '/keywords', message: NOTHING_TO_MATCH }], 'query.missing'),
+];

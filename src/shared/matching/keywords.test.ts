@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildKeywordIndex, type MatchRule } from './keywords.ts';
+import { buildKeywordIndex, buildMatchIndex, matchedText, type MatchItem, type MatchRule } from './keywords.ts';
+import { keywordsQuery, parseQuery } from './query.ts';
 
 const rule = (monitorId: string, keywords: string[], mode: MatchRule['mode'] = 'phrase', excludeKeywords: string[] = []): MatchRule => ({
   monitorId,
@@ -147,5 +148,115 @@ describe('keyword matching for monitors', () => {
       const text = word(5 + Math.floor(random() * 30));
       expect(index.match(text), text).toEqual(expected(text));
     }
+  });
+});
+
+const post = (title: string, body: string, more: Partial<MatchItem> = {}): MatchItem => ({ type: 'post', title, body, author: 'someone', ...more });
+/** A comment's `title` is the title of the post it is under. */
+const comment = (body: string, postTitle = '', more: Partial<MatchItem> = {}): MatchItem => ({ type: 'comment', title: postTitle, body, author: 'someone', ...more });
+const matchQuery = (query: string, item: MatchItem, mode: MatchRule['mode'] = 'phrase') =>
+  buildMatchIndex([{ monitorId: 'm', query: parseQuery(query), mode }]).match(item).get('m') ?? null;
+
+describe('query matching for monitors and scrapes', () => {
+  it('an unscoped term reads a post\'s title and body, but only a comment\'s own body, not its post\'s title', () => {
+    expect(matchQuery('api', post('API news', ''))).toEqual(['api']);
+    expect(matchQuery('api', post('news', 'about the api'))).toEqual(['api']);
+    expect(matchQuery('api', comment('no mention', 'API news'))).toBeNull();
+    expect(matchQuery('api', comment('the api, again', 'API news'))).toEqual(['api']);
+  });
+
+  it('title: reads the title only (a comment\'s post title), body: the body only', () => {
+    expect(matchQuery('title:api', post('API news', 'x'))).toEqual(['api']);
+    expect(matchQuery('title:api', post('news', 'the api'))).toBeNull();
+    expect(matchQuery('title:api', comment('nothing', 'API news'))).toEqual(['api']);
+    expect(matchQuery('body:api', post('API news', 'x'))).toBeNull();
+    expect(matchQuery('body:api', comment('the api', 'news'))).toEqual(['api']);
+    expect(matchQuery('title:(api OR sdk) body:"node js"', post('The SDK', 'for node  JS'))).toEqual(['sdk', 'node js']);
+  });
+
+  it('flair: reads the flair only, an item without one matching no flair: term', () => {
+    expect(matchQuery('flair:question', post('x', 'y', { flair: 'Question' }))).toEqual(['question']);
+    expect(matchQuery('flair:question', post('question', 'question'))).toBeNull();
+    expect(matchQuery('question', post('x', 'y', { flair: 'Question' }))).toBeNull();
+    expect(matchQuery('api -flair:meta', post('api', '', { flair: 'Meta' }))).toBeNull();
+    expect(matchQuery('api -flair:meta', post('api', ''))).toEqual(['api']);
+  });
+
+  it('author: matches the whole username whatever its case, and reports no terms of its own', () => {
+    expect(matchQuery('author:Spez', post('x', 'y', { author: 'spez' }))).toEqual([]);
+    expect(matchQuery('author:spez', post('x', 'y', { author: 'spez2' }))).toBeNull();
+    expect(matchQuery('api author:spez', comment('the api', '', { author: 'SPEZ' }))).toEqual(['api']);
+    expect(matchQuery('api -author:automoderator', comment('the api', '', { author: 'AutoModerator' }))).toBeNull();
+  });
+
+  it('type: keeps a rule to posts or to comments', () => {
+    expect(matchQuery('api type:post', post('api', ''))).toEqual(['api']);
+    expect(matchQuery('api type:post', comment('api'))).toBeNull();
+    expect(matchQuery('api -type:post', comment('api'))).toEqual(['api']);
+    expect(matchQuery('title:api type:comment OR body:sdk', post('api', 'x'))).toBeNull();
+  });
+
+  it('NOT inside groups and fields leaves out only what it covers', () => {
+    expect(matchQuery('api -(job hiring)', post('api job', ''))).toEqual(['api']);
+    expect(matchQuery('api -(job hiring)', post('api job', 'hiring'))).toBeNull();
+    expect(matchQuery('title:(api -rust)', post('api', 'rust'))).toEqual(['api']);
+    expect(matchQuery('title:(api -rust)', post('api rust', ''))).toBeNull();
+    expect(matchQuery('(api OR sdk) -(rust -go)', post('sdk rust go', ''))).toEqual(['sdk']);
+  });
+
+  it('terms follow the rule\'s mode: phrase inside words, word on whole words, for excludes too', () => {
+    expect(matchQuery('title:api', post('rapid', ''), 'phrase')).toEqual(['api']);
+    expect(matchQuery('title:api', post('rapid', ''), 'word')).toBeNull();
+    expect(matchQuery('"node js" -hire', post('Node\nJS', 'we hired'), 'word')).toEqual(['node js']);
+    expect(matchQuery('"node js" -hire', post('Node\nJS', 'we hired'), 'phrase')).toBeNull();
+    expect(matchQuery('straße', post('STRASSE', ''), 'word')).toEqual(['straße']);
+  });
+
+  it('a phrase never runs from one part into the next, and a part\'s edge is a word boundary', () => {
+    expect(matchQuery('"news the"', post('API news', 'the api'))).toBeNull();
+    expect(matchQuery('"api meta"', post('x', 'about the api', { flair: 'Meta' }))).toBeNull();
+    expect(matchQuery('title:news body:the', post('API news', 'the api'), 'word')).toEqual(['news', 'the']);
+  });
+
+  it('reports the terms asked for that were found: query order, the rule\'s spelling, alike terms once, none under NOT', () => {
+    expect(matchQuery('(Zebra OR apple OR mango) -kiwi', post('mango and ZEBRA', ''))).toEqual(['Zebra', 'mango']);
+    expect(matchQuery('API (api OR title:Api OR straße) STRASSE', post('api', 'strasse'))).toEqual(['API', 'straße']);
+    // Found only where the query does not look: not reported; of alike terms, the first found is.
+    expect(matchQuery('sdk OR title:api', post('x', 'api sdk'))).toEqual(['sdk']);
+    expect(matchQuery('title:API OR Api', post('x', 'api'))).toEqual(['Api']);
+  });
+
+  it('an item can match several monitors, each with its own query and mode; the others are absent', () => {
+    const index = buildMatchIndex([
+      { monitorId: 'a', query: parseQuery('api'), mode: 'phrase' },
+      { monitorId: 'b', query: parseQuery('title:api sdk'), mode: 'word' },
+      { monitorId: 'c', query: parseQuery('api -rapid'), mode: 'phrase' },
+      { monitorId: 'd', query: parseQuery('author:bob'), mode: 'word' },
+      { monitorId: 'e', query: keywordsQuery(['rust', 'API'], ['spam']), mode: 'word' },
+    ]);
+    expect(index.match(post('The API', 'and an SDK', { author: 'Bob' }))).toEqual(
+      new Map([
+        ['a', ['api']],
+        ['b', ['api', 'sdk']],
+        ['c', ['api']],
+        ['d', []],
+        ['e', ['API']],
+      ]),
+    );
+    // The comment's post title has "API" for title:, its own text "rapid" for a, and for c's exclude.
+    expect(index.match(comment('rapid sdk', 'API'))).toEqual(
+      new Map([
+        ['a', ['api']],
+        ['b', ['api', 'sdk']],
+      ]),
+    );
+  });
+
+  it('keywords as keywordsQuery match a post or comment exactly as the keyword rules matched its text', () => {
+    const rules: MatchRule[] = [rule('k', ['api', 'Node JS', 'c++'], 'word', ['hiring']), rule('p', ['api', '🚀'], 'phrase', ['rapid'])];
+    const asQueries = buildMatchIndex(rules.map((r) => ({ monitorId: r.monitorId, query: keywordsQuery(r.keywords, r.excludeKeywords), mode: r.mode })));
+    const asKeywords = buildKeywordIndex(rules);
+    const items = [post('API', 'node  js'), post('rapid', 'api'), comment('c++ 🚀', 'API'), comment('apis, HIRING'), post('the c++x', 'Hiring')];
+    for (const item of items) expect(asQueries.match(item), item.body).toEqual(asKeywords.match(matchedText(item)));
   });
 });

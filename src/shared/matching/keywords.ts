@@ -1,33 +1,53 @@
 /**
- * Keyword matching, the one rule for monitors and one-off scrapes alike, so the same keywords find
- * the same things in the same post or comment wherever they are asked. One Aho-Corasick automaton
- * over every distinct keyword and exclude of every rule (a monitor's, or a scrape's one rule), so
- * the cost of matching one item grows with the item's length and the hits in it, not with rules ×
- * keywords. The automaton is `@monyone/aho-corasick/fast` (a double array over UTF-16 code units
- * that reports every occurrence with its position, which `word` mode needs for its boundary checks).
+ * Query matching, the one rule for monitors and one-off scrapes alike, so the same query finds the
+ * same things in the same post or comment wherever it is asked. One Aho-Corasick automaton over every
+ * distinct term of every rule (a monitor's, or a scrape's one rule), run once over an item's title,
+ * body and flair together, so the cost of matching one item grows with the item's length and the hits
+ * in it, not with rules × terms. Only the rules with a hit are evaluated: a query is anchored (see
+ * query.parse.ts), so one with no hit is false. The automaton is `@monyone/aho-corasick/fast` (a
+ * double array over UTF-16 code units that reports every occurrence with its position, which `word`
+ * mode needs for its boundary checks and which tells the part of the item a hit is in).
  */
 import { AhoCorasick } from '@monyone/aho-corasick/fast';
+import { keywordsQuery, type QueryNode, type TextField } from './query.ts';
+import { compileQuery } from './query.eval.ts';
 
-/** `phrase`: the keyword anywhere, inside words too; `word`: a match may not cut a word. */
+/** `phrase`: a term anywhere, inside words too; `word`: a match may not cut a word. */
 export type MatchMode = 'phrase' | 'word';
 
-export interface MatchRule {
+export interface QueryRule {
   /** Whose rule it is: a monitor's id, or any name a caller with a single rule gives it. */
   monitorId: string;
-  keywords: string[];
-  excludeKeywords: string[];
+  /** A query parseQuery accepted (or keywordsQuery / andQueries made): anchored, so no hit means no match. */
+  query: QueryNode;
   mode: MatchMode;
 }
 
-export interface KeywordIndex {
-  /** monitorId → the rule's keywords found in `text`, in its order and spelling; rules with an exclude hit are absent. */
-  match(text: string): Map<string, string[]>;
+/** A post or comment as matched. A comment's `title` is its post's, read by `title:` terms only. */
+export interface MatchItem {
+  type: 'post' | 'comment';
+  title: string;
+  body: string;
+  author: string;
+  /** A post's flair text; none is the empty flair, which no `flair:` term matches. */
+  flair?: string;
 }
 
-/** One use of a pattern: by which rule, and which of its keywords (or -1: one of its excludes). */
+export interface MatchIndex {
+  /**
+   * monitorId → the terms the rule asks for (under no NOT) found in the item, where the query looks
+   * for them, in query order and the rule's spelling, terms that fold alike once (the first found);
+   * for every rule whose query is true for the item, and only those.
+   */
+  match(item: MatchItem): Map<string, string[]>;
+}
+
+/** One use of a pattern: by which rule (and whether in word mode), for which of its leaves, in which parts of a post or a comment. */
 interface Use {
   rule: number;
-  keyword: number;
+  word: boolean;
+  slot: number;
+  parts: number;
 }
 
 interface Pattern {
@@ -76,69 +96,153 @@ function codePointBefore(text: string, index: number): number {
 
 const codePointAt = (text: string, index: number) => (index < text.length ? text.codePointAt(index)! : -1);
 
+/** The parts of an item, as bits; a use's `parts` has a post's in the low bits and a comment's shifted by COMMENT. */
+const TITLE = 1;
+const BODY = 2;
+const FLAIR = 4;
+const COMMENT = 3;
+
+/** Where a term with this field is looked for: unscoped, a post's title and body but a comment's body only (its title is its post's). */
+function partsOf(field: TextField | null): number {
+  if (field === null) return TITLE | BODY | (BODY << COMMENT);
+  const part = field === 'title' ? TITLE : field === 'body' ? BODY : FLAIR;
+  return part | (part << COMMENT);
+}
+
+export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
+  const patterns = new Map<string, Pattern>();
+  const authors = new Map<string, Use[]>();
+  // A comment's title and a flair are folded and searched only when some rule looks at them.
+  let readsCommentTitles = false;
+  let readsFlairs = false;
+  const compiled = rules.map(({ monitorId, query, mode }, rule) => {
+    const { leaves, test } = compileQuery(query);
+    /** The terms the query asks for, in its order, each with its folded form: what `match` reports. */
+    const reported: { slot: number; text: string; folded: string }[] = [];
+    leaves.forEach((leaf, slot) => {
+      if (leaf.kind === 'author') {
+        // Reddit usernames are ASCII and case-insensitive.
+        const name = leaf.name.toLowerCase();
+        const uses = authors.get(name) ?? [];
+        uses.push({ rule, word: false, slot, parts: 0 });
+        authors.set(name, uses);
+        return;
+      }
+      const folded = foldForMatching(leaf.text).trim();
+      // The parser refuses blank terms; a blank one given to keywordsQuery can only never be found.
+      if (folded === '') return;
+      readsCommentTitles ||= leaf.field === 'title';
+      readsFlairs ||= leaf.field === 'flair';
+      let pattern = patterns.get(folded);
+      if (!pattern) {
+        pattern = {
+          uses: [],
+          startsWord: isWordCodePoint(codePointAt(folded, 0)),
+          endsWord: isWordCodePoint(codePointBefore(folded, folded.length)),
+        };
+        patterns.set(folded, pattern);
+      }
+      pattern.uses.push({ rule, word: mode === 'word', slot, parts: partsOf(leaf.field) });
+      if (leaf.positive) reported.push({ slot, text: leaf.text, folded });
+    });
+    return { monitorId, test, found: new Uint8Array(leaves.length), reported };
+  });
+  const automaton = new AhoCorasick([...patterns.keys()]);
+  /** The rules with a hit in the item being matched; their `found` slots are cleared once it is evaluated. */
+  const touched: number[] = [];
+  const isTouched = new Uint8Array(rules.length);
+  const mark = ({ rule, slot }: Use) => {
+    if (isTouched[rule] === 0) {
+      isTouched[rule] = 1;
+      touched.push(rule);
+    }
+    compiled[rule]!.found[slot] = 1;
+  };
+
+  return {
+    match(item) {
+      const comment = item.type === 'comment';
+      // Folded one by one and joined by NUL, which is no space and no word character: a phrase never
+      // runs from one part into the next, and a part's edge is a word boundary.
+      const title = comment && !readsCommentTitles ? '' : foldForMatching(item.title);
+      const body = foldForMatching(item.body);
+      const flair = readsFlairs && item.flair ? foldForMatching(item.flair) : '';
+      const text = `${title}\u0000${body}\u0000${flair}`;
+      const bodyStart = title.length + 1;
+      const flairStart = bodyStart + body.length + 1;
+      const shift = comment ? COMMENT : 0;
+      for (const { begin, end, keyword } of automaton.matchInText(text)) {
+        let part = FLAIR;
+        let partEnd = text.length;
+        if (begin < bodyStart) (part = TITLE), (partEnd = bodyStart - 1);
+        else if (begin < flairStart) (part = BODY), (partEnd = flairStart - 1);
+        // Only a term with a NUL in it (which the API refuses) could run past its part's end.
+        if (end > partEnd) continue;
+        const pattern = patterns.get(keyword)!;
+        // A word-mode match may not cut a word: no word character on both sides of either edge.
+        const onBoundaries =
+          !(pattern.startsWord && isWordCodePoint(codePointBefore(text, begin))) &&
+          !(pattern.endsWord && isWordCodePoint(codePointAt(text, end)));
+        for (const use of pattern.uses) {
+          if ((use.parts & (part << shift)) === 0 || (use.word && !onBoundaries)) continue;
+          mark(use);
+        }
+      }
+      if (authors.size > 0) authors.get(item.author.toLowerCase())?.forEach(mark);
+      const result = new Map<string, string[]>();
+      for (const index of touched) {
+        const { monitorId, test, found, reported } = compiled[index]!;
+        if (test(found, item.type)) {
+          // Terms that fold alike are one term, in the spelling of the first of them found.
+          const folds: string[] = [];
+          const terms: string[] = [];
+          for (const { slot, text, folded } of reported) {
+            if (found[slot] === 0 || folds.includes(folded)) continue;
+            folds.push(folded);
+            terms.push(text);
+          }
+          result.set(monitorId, terms);
+        }
+        found.fill(0);
+        isTouched[index] = 0;
+      }
+      touched.length = 0;
+      return result;
+    },
+  };
+}
+
 /**
- * What is matched in a post or comment: a post's title and text, a comment's own text (not its post's
- * title). The title and text are joined by a character that is neither space nor part of a word, so a
- * phrase never runs from the end of the title into the text.
+ * What is matched in a post or comment by the keyword index below: a post's title and text, a
+ * comment's own text (not its post's title). The title and text are joined by a character that is
+ * neither space nor part of a word, so a phrase never runs from the end of the title into the text.
  */
 export const matchedText = (item: { type: 'post' | 'comment'; title: string; body: string }) =>
   item.type === 'post' ? `${item.title}\u0000${item.body}` : item.body;
 
-export function buildKeywordIndex(rules: MatchRule[]): KeywordIndex {
-  const patterns = new Map<string, Pattern>();
-  const use = (raw: string, rule: number, keyword: number) => {
-    const folded = foldForMatching(raw).trim();
-    // Keywords are never blank (the API refuses them); one that folds to nothing could only match everywhere.
-    if (folded === '') return;
-    let pattern = patterns.get(folded);
-    if (!pattern) {
-      pattern = {
-        uses: [],
-        startsWord: isWordCodePoint(codePointAt(folded, 0)),
-        endsWord: isWordCodePoint(codePointBefore(folded, folded.length)),
-      };
-      patterns.set(folded, pattern);
-    }
-    // Keywords that differ only in case are one keyword: the rule's first spelling stands for it.
-    if (!pattern.uses.some((u) => u.rule === rule && (u.keyword >= 0) === (keyword >= 0))) {
-      pattern.uses.push({ rule, keyword });
-    }
-  };
-  rules.forEach((rule, index) => {
-    rule.keywords.forEach((keyword, position) => use(keyword, index, position));
-    for (const exclude of rule.excludeKeywords) use(exclude, index, -1);
-  });
-  const automaton = new AhoCorasick([...patterns.keys()]);
+/** Monitor keywords as they were before queries: matched as keywordsQuery(keywords, excludeKeywords). */
+export interface MatchRule {
+  monitorId: string;
+  keywords: string[];
+  excludeKeywords: string[];
+  mode: MatchMode;
+}
 
-  return {
-    match(text) {
-      const folded = foldForMatching(text);
-      const found = new Map<number, boolean[]>();
-      const excluded = new Set<number>();
-      for (const { begin, end, keyword } of automaton.matchInText(folded)) {
-        const pattern = patterns.get(keyword)!;
-        // A word-mode match may not cut a word: no word character on both sides of either edge.
-        const onBoundaries =
-          !(pattern.startsWord && isWordCodePoint(codePointBefore(folded, begin))) &&
-          !(pattern.endsWord && isWordCodePoint(codePointAt(folded, end)));
-        for (const { rule, keyword: position } of pattern.uses) {
-          if (!onBoundaries && rules[rule]!.mode === 'word') continue;
-          if (position < 0) {
-            excluded.add(rule);
-            continue;
-          }
-          let hits = found.get(rule);
-          if (!hits) found.set(rule, (hits = []));
-          hits[position] = true;
-        }
-      }
-      const result = new Map<string, string[]>();
-      for (const [rule, hits] of found) {
-        if (excluded.has(rule)) continue;
-        const { monitorId, keywords } = rules[rule]!;
-        result.set(monitorId, keywords.filter((_, position) => hits[position]));
-      }
-      return result;
-    },
-  };
+export interface KeywordIndex {
+  /** monitorId → the rule's keywords found in `text`, in its order and spelling; rules with an exclude hit are absent. */
+  match(text: string): Map<string, string[]>;
+}
+
+/**
+ * The keyword index over the query index, for the callers that still match `matchedText`: that text
+ * is matched as a comment's own text, which is what an unscoped term reads. A rule without keywords
+ * matches nothing, as before.
+ */
+export function buildKeywordIndex(rules: MatchRule[]): KeywordIndex {
+  const index = buildMatchIndex(
+    rules
+      .filter((rule) => rule.keywords.length > 0)
+      .map(({ monitorId, keywords, excludeKeywords, mode }) => ({ monitorId, query: keywordsQuery(keywords, excludeKeywords), mode })),
+  );
+  return { match: (text) => index.match({ type: 'comment', title: '', body: text, author: '' }) };
 }

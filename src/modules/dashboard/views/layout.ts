@@ -31,11 +31,11 @@ export const csrfField = (token: string) => html`<input type="hidden" name="csrf
 /** A state (active, completed, failed…) as a coloured label. */
 export const badge = (status: string) => html`<span class="badge badge-${status}">${status}</span>`;
 
-/** Newest / older links of a cursor-paged list. */
+/** Newest / older links of a cursor-paged list; `base` may carry a query of its own (a tab, say), which both keep. */
 export const cursorPager = (base: string, firstPage: boolean, nextCursor: string | null, older: string) =>
   html`<nav class="pager" aria-label="Pages">
   ${firstPage ? null : html`<a href="${base}">Newest</a>`}
-  ${nextCursor ? html`<a href="${base}?cursor=${nextCursor}">${older}</a>` : null}
+  ${nextCursor ? html`<a href="${base}${base.includes('?') ? '&' : '?'}cursor=${nextCursor}">${older}</a>` : null}
 </nav>`;
 
 export const errorBox = (message: string | undefined) =>

@@ -13,7 +13,7 @@ const sub = (subreddit: string, over: Partial<MonitorHealth['subreddits'][number
 });
 /** The health with what the summary does not read filled in. */
 const words = (health: Pick<MonitorHealth, 'subreddits' | 'gaps'> & Partial<MonitorHealth>) =>
-  healthSummary({ status: 'ok', reddit: { state: 'ok', since: null }, ...health }, NOW).value.replace(/<[^>]+>/g, '');
+  healthSummary({ status: 'ok', reddit: { state: 'ok', since: null }, judge: null, ...health }, NOW).value.replace(/<[^>]+>/g, '');
 
 describe('a monitor’s health in a few words', () => {
   it('says how long ago in seconds, minutes, hours or days, never less than 0 s', () => {
@@ -43,5 +43,12 @@ describe('a monitor’s health in a few words', () => {
     const health = { subreddits: [sub('r/a')], gaps: [] };
     expect(words({ ...health, status: 'stale' })).toBe('stale · read 40 s ago');
     expect(words({ ...health, status: 'ok' })).toBe('read 40 s ago');
+  });
+
+  it('says the relevance judge is failing while it fails, and nothing of it while it answers or judges nothing', () => {
+    const health = { subreddits: [sub('r/a')], gaps: [] };
+    expect(words({ ...health, judge: { state: 'failing', since: NOW, error: 'the language model answered HTTP 503' } })).toBe('relevance judge failing · read 40 s ago');
+    expect(words({ ...health, judge: { state: 'ok', since: NOW, error: null } })).toBe('read 40 s ago');
+    expect(words({ ...health, judge: null })).toBe('read 40 s ago');
   });
 });

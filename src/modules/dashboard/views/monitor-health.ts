@@ -57,6 +57,8 @@ export function healthParts(health: MonitorHealth, now: string): Part[] {
   parts.push(...named(failing.map((s) => ({ subreddit: s.subreddit, words: 'Reddit error' })), 'with Reddit errors'));
   const gaps = health.gaps.filter((g) => Date.parse(now) - Date.parse(g.recorded_at) <= RECENT_GAPS_MS).length;
   if (gaps > 0) parts.push({ text: `${plural(gaps, 'gap', 'gaps')} in 24 h`, problem: true });
+  // Matches still arrive while the judge fails, but unjudged: worth a glance, not an alarm of its own.
+  if (health.judge?.state === 'failing') parts.push({ text: 'relevance judge failing', problem: true });
   parts.push(...freshness(health.subreddits, now));
   return parts;
 }

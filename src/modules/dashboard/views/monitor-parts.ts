@@ -1,3 +1,4 @@
+import { DEFAULT_MIN_RELEVANCE } from '../../monitors/monitors.input.ts';
 import type { MonitorView } from '../../monitors/monitors.usecases.ts';
 import type { MatchMode, MonitorSource } from '../../monitors/monitors.tables.ts';
 import { html, type Html } from '../html.ts';
@@ -16,7 +17,14 @@ export interface MonitorForm {
   includeNsfw: boolean;
   webhookUrl: string;
   maxPerDay: string;
+  query: string;
+  intent: string;
+  /** The bar a judged match must reach, as typed; empty means the default. */
+  minRelevance: string;
 }
+
+/** A refused form's problems in the form's words, by the field's API name (`query`, `max_matches_per_day`). */
+export type FieldErrors = Partial<Record<string, string>>;
 
 export const EMPTY_FORM: MonitorForm = {
   name: '',
@@ -28,6 +36,9 @@ export const EMPTY_FORM: MonitorForm = {
   includeNsfw: false,
   webhookUrl: '',
   maxPerDay: '',
+  query: '',
+  intent: '',
+  minRelevance: String(DEFAULT_MIN_RELEVANCE),
 };
 
 /** A saved monitor in the edit form's terms. */
@@ -41,6 +52,9 @@ export const formOf = (monitor: MonitorView): MonitorForm => ({
   includeNsfw: monitor.include_nsfw,
   webhookUrl: monitor.webhook_url ?? '',
   maxPerDay: monitor.max_matches_per_day === null ? '' : String(monitor.max_matches_per_day),
+  query: monitor.query ?? '',
+  intent: monitor.intent ?? '',
+  minRelevance: String(monitor.min_relevance),
 });
 
 /** Text from Reddit or a caller, isolated so a bidirectional control in it cannot reorder the page around it. */
@@ -74,19 +88,44 @@ export const sourcesText = (sources: MonitorSource[]) => sources.map((s) => SOUR
 
 const checked = (on: boolean) => (on ? html` checked` : null);
 
+/**
+ * A short quoted token in a problem ("(" in 'expected a word, a phrase or "(" after OR') as code: set
+ * apart from the words around it, and never split across lines, which left a lone quote at a line's end.
+ */
+const quotedAsCode = (text: string) => text.split(/"([^"\s]{1,20})"/).map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
+
+const QUERY_EXAMPLE = '("which tool" OR recommend) -hiring type:post';
+
 /** Every field of a monitor; `action` is the list (create) or the monitor's own address (edit). */
-export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: string, submit: string): Html {
+export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: string, submit: string, errors: FieldErrors = {}): Html {
+  // A field's problem sits between its label and its control (inside the label, so it is read with it);
+  // aria-invalid tells a screen reader which control is wrong.
+  const problem = (name: string) => {
+    const text = errors[name];
+    return text ? html`<span class="field-error">${quotedAsCode(text)}</span>` : null;
+  };
+  const bad = (name: string) => (errors[name] ? html` aria-invalid="true"` : null);
   return html`<form method="post" action="${action}" class="mon-form">
     ${csrfField(viewer.csrfToken)}
-    <label class="mon-wide">Name <input type="text" name="name" value="${form.name}" maxlength="64" required></label>
-    <label>Subreddits <span class="muted">(one per line or comma separated; "r/" optional; up to 100)</span>
-      <textarea name="subreddits" rows="4" required placeholder="r/typescript&#10;r/node">${form.subreddits}</textarea></label>
-    <label>Keywords <span class="muted">(one per line; up to 50)</span>
-      <textarea name="keywords" rows="4" required>${form.keywords}</textarea></label>
-    <label>Exclude keywords <span class="muted">(optional, one per line: a match holding one is dropped)</span>
-      <textarea name="exclude_keywords" rows="3">${form.excludeKeywords}</textarea></label>
+    <label class="mon-wide">Name ${problem('name')}<input type="text" name="name" value="${form.name}" maxlength="64" required${bad('name')}></label>
+    <label>Subreddits <span class="muted">(one per line or comma separated; "r/" optional; up to 100)</span> ${problem('subreddits')}
+      <textarea name="subreddits" rows="4" required placeholder="r/typescript&#10;r/node"${bad('subreddits')}>${form.subreddits}</textarea></label>
+    <label>Keywords <span class="muted">(one per line; up to 50; optional when a query is given)</span> ${problem('keywords')}
+      <textarea name="keywords" rows="4"${bad('keywords')}>${form.keywords}</textarea></label>
+    <label>Exclude keywords <span class="muted">(optional, one per line: a match holding one is dropped)</span> ${problem('exclude_keywords')}
+      <textarea name="exclude_keywords" rows="3"${bad('exclude_keywords')}>${form.excludeKeywords}</textarea></label>
+    <label>Query <span class="muted">(optional: with a query, keywords may stay empty; with both, both must match)</span> ${problem('query')}
+      <textarea name="query" rows="3" maxlength="1000" spellcheck="false" placeholder="${QUERY_EXAMPLE}"${bad('query')}>${form.query}</textarea>
+      <small class="muted">Words, "phrases", OR, NOT or -word, ( ), and title: body: author: type:post|comment flair: — see <a href="/docs#/monitors/createMonitor">the query syntax</a>.</small></label>
+    <label>Intent <span class="muted">(optional: what a match should be about, in plain words)</span> ${problem('intent')}
+      <textarea name="intent" rows="3" maxlength="500" placeholder="Someone asking which tool to use"${bad('intent')}>${form.intent}</textarea>
+      <small class="muted">A language model then scores each match 0–100 with a one-sentence reason. Judged matches cost more: each one judged is charged for the judging too.</small></label>
+    <label>Minimum relevance <span class="muted">(0–100; default ${DEFAULT_MIN_RELEVANCE})</span> ${problem('min_relevance')}
+      <input type="number" name="min_relevance" value="${form.minRelevance}" min="0" max="100" step="1" inputmode="numeric"${bad('min_relevance')}>
+      <small class="muted">With an intent, a match scoring below it is kept under Filtered: not delivered, not sent to the webhook, charged only for the judging.</small></label>
     <fieldset class="mon-choice">
       <legend>Match</legend>
+      ${problem('match')}
       ${MODE_LABELS.map(
         ([value, label, hint]) => html`<label class="check"><input type="radio" name="match" value="${value}"${checked(form.match === value)}>
         <span class="mon-option">${label}</span> <span class="muted">${hint}</span></label>`,
@@ -94,6 +133,7 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
     </fieldset>
     <fieldset class="mon-choice">
       <legend>Watch</legend>
+      ${problem('sources')}${problem('include_nsfw')}
       <input type="hidden" name="sources" value="">
       ${SOURCE_LABELS.map(
         ([value, label, hint]) => html`<label class="check"><input type="checkbox" name="sources" value="${value}"${checked(form.sources.includes(value))}>
@@ -101,11 +141,11 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
       )}
       <label class="check"><input type="checkbox" name="include_nsfw" value="on"${checked(form.includeNsfw)}> Include NSFW</label>
     </fieldset>
-    <label>Webhook URL <span class="muted">(optional: new matches are POSTed here, signed)</span>
-      <input type="url" name="webhook_url" value="${form.webhookUrl}" placeholder="https://" maxlength="2000"></label>
-    <label>Daily cap <span class="muted">(optional)</span>
-      <input type="number" name="max_matches_per_day" value="${form.maxPerDay}" min="1" step="1" inputmode="numeric">
-      <small class="muted">Most matches stored (and charged) per UTC day; past it the monitor pauses until 00:00 UTC.</small></label>
+    <label>Webhook URL <span class="muted">(optional: new matches are POSTed here, signed)</span> ${problem('webhook_url')}
+      <input type="url" name="webhook_url" value="${form.webhookUrl}" placeholder="https://" maxlength="2000"${bad('webhook_url')}></label>
+    <label>Daily cap <span class="muted">(optional)</span> ${problem('max_matches_per_day')}
+      <input type="number" name="max_matches_per_day" value="${form.maxPerDay}" min="1" step="1" inputmode="numeric"${bad('max_matches_per_day')}>
+      <small class="muted">Most matches delivered (and charged) per UTC day; past it the monitor pauses until 00:00 UTC.</small></label>
     <button type="submit">${submit}</button>
   </form>`;
 }

@@ -1,35 +1,32 @@
-import type { MatchView, MonitorHealth, MonitorView } from '../../monitors/monitors.usecases.ts';
-import type { Page } from '../../../shared/http/pagination.ts';
-import { html, safeHref, type Html } from '../html.ts';
-import { badge, csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
-import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';
+import type { MonitorHealth, MonitorView } from '../../monitors/monitors.usecases.ts';
+import { html, type Html } from '../html.ts';
+import { badge, csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+import { matchesSection, type MatchesSection } from './monitor-matches.ts';
+import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';
 import { redditBanner } from './reddit-banner.ts';
 
-export interface MonitorPage {
+export interface MonitorPage extends MatchesSection {
   viewer: Viewer;
-  monitor: MonitorView;
-  matches: Page<MatchView>;
-  firstPage: boolean;
   notice?: string;
   /** A refused pause or resume, shown with the status. */
   error?: string;
-  /** A refused edit, shown beside the settings form, which `form` refills. */
+  /** A refused edit, shown above the settings form, which `form` refills, with each field's own problems beside it. */
   formError?: string;
+  fieldErrors?: FieldErrors;
   form?: MonitorForm;
 }
-
-/** A match's text is shown up to this many characters; the link leads to all of it. */
-const EXCERPT = 300;
-const excerpt = (text: string) => {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
-};
 
 const ERROR_WORDS: Record<string, string> = {
   rate_limited: 'Reddit asked us to slow down',
   blocked: 'Reddit refused the request',
   unavailable: 'Reddit did not answer',
 };
+
+/** Whether matches are judged, against what, and from which score they are delivered. */
+const relevanceText = (monitor: MonitorView) =>
+  monitor.intent
+    ? html`judged against “<bdi>${monitor.intent}</bdi>”; delivered from ${monitor.min_relevance} of 100`
+    : html`<span class="muted">not judged (no intent)</span>`;
 
 function statusCard(view: MonitorPage): Html {
   const { monitor, viewer } = view;
@@ -43,8 +40,10 @@ function statusCard(view: MonitorPage): Html {
   </form>
   <dl class="facts">
     <dt>Subreddits</dt><dd>${isolatedList(monitor.subreddits)}</dd>
-    <dt>Keywords</dt><dd>${isolatedList(monitor.keywords)}</dd>
+    <dt>Keywords</dt><dd>${monitor.keywords.length ? isolatedList(monitor.keywords) : html`<span class="muted">none</span>`}</dd>
     ${monitor.exclude_keywords.length ? html`<dt>Excluding</dt><dd>${isolatedList(monitor.exclude_keywords)}</dd>` : null}
+    ${monitor.query ? html`<dt>Query</dt><dd><code class="wrap-anywhere"><bdi>${monitor.query}</bdi></code></dd>` : null}
+    <dt>Relevance</dt><dd>${relevanceText(monitor)}</dd>
     <dt>Match</dt><dd>${monitor.match === 'word' ? 'whole words' : 'phrase'}, ${sourcesText(monitor.sources).toLowerCase()}${monitor.include_nsfw ? ', NSFW included' : ''}</dd>
     <dt>Webhook</dt><dd>${monitor.webhook_url ? html`<code class="wrap-anywhere">${monitor.webhook_url}</code>` : html`<span class="muted">none</span>`}</dd>
     <dt>Daily cap</dt><dd>${monitor.max_matches_per_day ?? html`<span class="muted">none</span>`}</dd>
@@ -75,43 +74,26 @@ const HEALTH_WORDS: Record<MonitorHealth['status'], string | null> = {
   unavailable: 'Reddit refuses some of these subreddits (private, banned, missing or quarantined): nothing is read from them.',
 };
 
+/** The judge failing, in words, only while it fails: matches still arrive, unjudged. Its error may quote the model: isolated. */
+function judgeLine(judge: MonitorHealth['judge']): Html | null {
+  if (judge?.state !== 'failing') return null;
+  return html`<p class="mon-health-status">${badge('failing')} Matches are delivered unjudged, and not charged for judging,${judge.since ? html` since ${when(judge.since)},` : null}
+  because the relevance judge fails: <bdi>${judge.error ?? 'no reason given'}</bdi>.</p>`;
+}
+
 /** A list rather than a table: on a phone a table would scroll the last error, the part that matters, out of sight. */
 function healthSection(health: MonitorHealth): Html {
   const words = HEALTH_WORDS[health.status];
   return html`<section aria-labelledby="health">
   <h2 id="health">Health</h2>
   ${words ? html`<p class="mon-health-status">${badge(health.status)} ${words}</p>` : null}
+  ${judgeLine(health.judge)}
   <ul class="mon-health">${health.subreddits.map(
     (s) => html`<li><strong>${isolated(s.subreddit)}</strong> ${badge(s.state)}${s.stale ? html` ${badge('stale')}` : null}
     <span>last read ${when(s.last_read_at, 'not yet')}</span> <span>last Reddit error: ${lastError(s.last_error)}</span></li>`,
   )}</ul>
   <h3>Gaps</h3>
   ${gapsList(health)}
-</section>`;
-}
-
-function matchItem(match: MatchView): Html {
-  const href = safeHref(match.permalink);
-  const title = href
-    ? html`<a href="${href}" target="_blank" rel="noopener noreferrer">${isolated(match.title)}</a>`
-    : isolated(match.title);
-  const body = excerpt(match.body);
-  return html`<li class="mon-match">
-  <p class="result-title">${badge(match.type)} ${title}</p>
-  ${body ? html`<p class="mon-body"><bdi>${body}</bdi></p>` : null}
-  <p class="muted">${isolated(match.subreddit)} · u/${isolated(match.author)} · ${when(match.created_at)} · matched: ${isolatedList(match.matched_keywords)}</p>
-</li>`;
-}
-
-function matchesSection(view: MonitorPage): Html {
-  const { matches, monitor } = view;
-  const list = matches.data.length
-    ? html`<ol class="mon-matches">${matches.data.map(matchItem)}</ol>`
-    : html`<p class="muted">${view.firstPage ? 'No matches yet. New posts and comments that match appear here within a minute or two.' : 'No older matches.'}</p>`;
-  return html`<section aria-labelledby="matches">
-  <h2 id="matches">Matches, newest first</h2>
-  ${list}
-  ${cursorPager(`/dashboard/monitors/${monitor.id}`, view.firstPage, matches.next_cursor, 'Older matches →')}
 </section>`;
 }
 
@@ -130,7 +112,7 @@ ${matchesSection(view)}
 <section class="card" aria-labelledby="settings">
   <h2 id="settings">Settings</h2>
   ${errorBox(view.formError)}
-  ${monitorFormFields(view.viewer, view.form ?? formOf(monitor), `/dashboard/monitors/${monitor.id}`, 'Save changes')}
+  ${monitorFormFields(view.viewer, view.form ?? formOf(monitor), `/dashboard/monitors/${monitor.id}`, 'Save changes', view.fieldErrors)}
 </section>
 <p><a class="danger" href="/dashboard/monitors/${monitor.id}/delete">Delete this monitor</a> <span class="muted">and its matches.</span></p>`,
   });

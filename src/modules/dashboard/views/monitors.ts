@@ -4,7 +4,7 @@ import type { Page } from '../../../shared/http/pagination.ts';
 import { html, type Html } from '../html.ts';
 import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
 import { ago, healthSummary } from './monitor-health.ts';
-import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type MonitorForm } from './monitor-parts.ts';
+import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';
 import { redditBanner } from './reddit-banner.ts';
 
 export interface MonitorsPage {
@@ -21,8 +21,9 @@ export interface MonitorsPage {
   /** How Reddit treats the app: a banner says so while it is not ok. */
   reddit: RedditAppView;
   notice?: string;
-  /** A refused create, shown beside the form, which `form` refills. */
+  /** A refused create, shown above the form, which `form` refills, with each field's own problems beside it. */
   error?: string;
+  fieldErrors?: FieldErrors;
   form?: MonitorForm;
 }
 
@@ -30,6 +31,18 @@ export interface MonitorsPage {
 const SHOWN = 5;
 const some = (texts: string[]) =>
   html`${isolatedList(texts.slice(0, SHOWN))}${texts.length > SHOWN ? html` <span class="muted">+${texts.length - SHOWN} more</span>` : null}`;
+
+/** A query is cut in the table like a long list, whole in its tooltip; the monitor's page shows all of it. */
+const QUERY_SHOWN = 60;
+
+/** What a monitor looks for: its keywords, its query, or both (then both must hold). */
+function lookingFor(monitor: MonitorView): Html {
+  if (!monitor.query) return some(monitor.keywords);
+  const characters = [...monitor.query];
+  const cut = characters.length > QUERY_SHOWN ? `${characters.slice(0, QUERY_SHOWN - 1).join('')}…` : monitor.query;
+  const query = html`<code class="mon-query" title="${monitor.query}"><bdi>${cut}</bdi></code>`;
+  return monitor.keywords.length ? html`${some(monitor.keywords)} <span class="muted">and</span> ${query}` : query;
+}
 
 /** "3 of 25 monitors · 120 of 500 subreddits": the room left before a create or an edit is refused. */
 const usageLine = ({ monitors, subreddits }: MonitorUsage) =>
@@ -45,14 +58,14 @@ function monitorsTable(monitors: MonitorView[], activity: MonitorsPage['activity
   or call <code>POST /api/v1/monitors</code>.</p>`;
   }
   return html`<div class="table-scroll"><table class="mon-table">
-  <thead><tr><th>Name</th><th>Status</th><th>Subreddits</th><th>Keywords</th><th>Watches</th><th class="num">Matches today</th><th>Last match</th><th>Health</th></tr></thead>
+  <thead><tr><th>Name</th><th>Status</th><th>Subreddits</th><th>Looking for</th><th>Watches</th><th class="num">Matches today</th><th>Last match</th><th>Health</th></tr></thead>
   <tbody>
   ${monitors.map((m) => {
     const { matches_today, last_match_at } = activity.monitors.get(m.id) ?? NONE;
     return html`<tr>
     <td class="mon-name"><a href="/dashboard/monitors/${m.id}"><bdi>${m.name}</bdi></a></td>
     <td>${statusOf(m)}</td>
-    <td>${some(m.subreddits)}</td><td>${some(m.keywords)}</td>
+    <td>${some(m.subreddits)}</td><td>${lookingFor(m)}</td>
     <td>${sourcesText(m.sources)}</td>
     <td class="num">${matches_today}</td>
     <td>${last_match_at ? ago(last_match_at, activity.now) : html`<span class="muted">none yet</span>`}</td>
@@ -68,8 +81,8 @@ export function monitorsPage(view: MonitorsPage): Html {
     title: 'Monitors',
     viewer: view.viewer,
     section: 'monitors',
-    body: html`${redditBanner(view.reddit)}${noticeBox(view.notice)}<p>A monitor watches subreddits for new posts and comments that mention your keywords and
-  keeps each match once, charged per match stored; reading Reddit is free. Matches are listed on the monitor's page and,
+    body: html`${redditBanner(view.reddit)}${noticeBox(view.notice)}<p>A monitor watches subreddits for new posts and comments that mention your keywords or
+  match your query, and keeps each match once, charged per match delivered and, with an intent, per match judged; reading Reddit is free. Matches are listed on the monitor's page and,
   with a webhook URL, POSTed to it.</p>
 <section aria-labelledby="your-monitors">
   <h2 id="your-monitors">Your monitors</h2>
@@ -81,7 +94,7 @@ export function monitorsPage(view: MonitorsPage): Html {
   <h2 id="create-monitor">Create a monitor</h2>
   <p class="muted">It matches what appears from now on; earlier posts and comments are what a scrape is for.</p>
   ${errorBox(view.error)}
-  ${monitorFormFields(view.viewer, view.form ?? EMPTY_FORM, '/dashboard/monitors', 'Create monitor')}
+  ${monitorFormFields(view.viewer, view.form ?? EMPTY_FORM, '/dashboard/monitors', 'Create monitor', view.fieldErrors)}
 </section>`,
   });
 }

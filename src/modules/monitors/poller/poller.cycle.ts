@@ -3,11 +3,12 @@
  * and which stretches of time went unread (gaps). No I/O, so each rule is tested on its own.
  */
 import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
-import { matchedText, type KeywordIndex } from '../../../shared/matching/keywords.ts';
+import { buildMatchIndex, type MatchIndex } from '../../../shared/matching/keywords.ts';
+import { combinedQuery } from '../../../shared/matching/query.ts';
 import type { GroupRead, Mark } from './poller.reading.ts';
 import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
-/** One thing a monitor's keywords were found in, with the keywords found. */
+/** One thing a monitor's keywords or query matched, with the keywords (the query's terms) found. */
 export interface Found {
   item: RedditItem;
   keywords: string[];
@@ -35,18 +36,29 @@ export interface GapRow {
 export const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
 const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
 
+/** One index over every monitor's rule: its keywords and excludes, and its query (both must hold when it has both). */
+export function indexOfMonitors(monitors: MonitorRow[]): MatchIndex {
+  return buildMatchIndex(
+    monitors.map((m) => ({
+      monitorId: m.id,
+      query: combinedQuery({ keywords: JSON.parse(m.keywords) as string[], excludes: JSON.parse(m.exclude_keywords) as string[], query: m.query }),
+      mode: m.match_mode,
+    })),
+  );
+}
+
 /**
  * Every new thing against every monitor at once (the index), then each hit checked against what the
  * monitor asked: its subreddits, its sources, NSFW, and nothing created before it started watching.
  */
-export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index: KeywordIndex): Map<string, Found[]> {
+export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index: MatchIndex): Map<string, Found[]> {
   const wants = new Map(
     monitors.map((m) => [m.id, { monitor: m, subreddits: new Set(subredditsOf(m)), sources: new Set(sourcesOf(m)) }]),
   );
   const found = new Map<string, Found[]>();
   for (const read of reads) {
     for (const item of read.items) {
-      for (const [monitorId, keywords] of index.match(matchedText(item))) {
+      for (const [monitorId, keywords] of index.match(item)) {
         const want = wants.get(monitorId);
         if (!want || !want.sources.has(read.source) || !want.subreddits.has(item.subreddit.toLowerCase())) continue;
         // Reddit times things to the second: a thing of the very second the monitor started watching is its.

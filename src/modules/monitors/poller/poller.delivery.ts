@@ -1,11 +1,13 @@
 /**
- * What happens to a monitor's new matches: stored and paid for in one transaction (never one without
- * the other), as many as the balance and the daily cap allow, oldest first; the monitor pauses when
- * some had to be left out. Webhooks go out from an outbox: each stored match names the delivery it
+ * What happens to a monitor's new matches: judged first when the monitor has an intent
+ * (poller/judging.usecases.ts), then stored and paid for in one transaction (never one without the
+ * other), as many as the balance and the daily cap allow, oldest first; the monitor pauses when some
+ * had to be left out. A match judged below the monitor's bar is stored as filtered: it costs the
+ * judging only, does not count against the daily cap and is never sent by webhook. Webhooks go out from an outbox: each stored match names the delivery it
  * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
  */
 import type { Prices } from '../../../shared/config/config.ts';
-import { chargeFor, matchesAffordable } from '../../credits/credits.prices.ts';
+import { chargeFor, matchCost } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { idOf, newId } from '../../../shared/crypto/ids.ts';
@@ -15,6 +17,7 @@ import { transaction, type Database, type Tables } from '../../../shared/db/data
 import type { MonitorEventType } from '../../webhooks/webhooks.events.ts';
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
 import type { Found, GapRow } from './poller.cycle.ts';
+import type { JudgedFound, MatchJudging, Verdict } from './judging.usecases.ts';
 import { utcDayStart } from '../../../shared/calendar.ts';
 import { createDeliveryRepository } from './delivery.repository.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
@@ -27,6 +30,22 @@ import { toMatchView } from '../monitors.view.ts';
  * follows) is the order they became visible in.
  */
 type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
+
+/** The poll a store belongs to: its lease fence, and until when (performance.now() scale) the judge may take. */
+export interface PollContext {
+  fence: Fence;
+  judgeUntil: number;
+}
+
+/** The verdict's columns of a match row. */
+function verdictColumns(verdict: Verdict | null, bar: number) {
+  if (verdict === null) return { relevance: null, relevance_reason: null, judge_error: null, judge_model: null, judge_prompt: null, filtered: 0 };
+  if ('error' in verdict) {
+    return { relevance: null, relevance_reason: null, judge_error: JSON.stringify(verdict.error), judge_model: null, judge_prompt: null, filtered: 0 };
+  }
+  const { score, reason, model, prompt } = verdict;
+  return { relevance: score, relevance_reason: reason, judge_error: null, judge_model: model, judge_prompt: prompt, filtered: score < bar ? 1 : 0 };
+}
 
 /** Matches per monitor.matches delivery (at most; the OpenAPI document tells receivers). */
 export const MATCHES_PER_DELIVERY = 100;
@@ -41,35 +60,38 @@ export function createMatchDelivery(deps: {
   random: RandomBytes;
   prices: Prices;
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
+  judging: Pick<MatchJudging, 'judge'>;
 }) {
   const { db, clock, random, prices } = deps;
   const outbox = createDeliveryRepository(db);
 
   /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
-  async function storeOnce(monitorId: string, found: Found[], now: Date, fence: Fence) {
+  async function storeOnce(monitorId: string, found: JudgedFound[], now: Date, fence: Fence) {
     return transaction(db, async (trx) => {
       // First, so a poller that lost its lease stores nothing, and a new holder's lease waits for this commit.
       if (!(await fence(trx))) throw new PollerLeaseLost();
       const poller = createPollerRepository(trx);
       const monitor = await poller.monitor(monitorId);
       if (!monitor || monitor.status !== 'active') return { stored: 0, paused: null };
-      let allowed = found.length;
-      let limit: PausedReason | null = null;
-      if (monitor.max_matches_per_day !== null) {
-        const room = Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcDayStart(now))));
-        if (room < allowed) [allowed, limit] = [room, 'daily_cap'];
-      }
-      const affordable = matchesAffordable(prices, await creditsIn(trx).spendableBalance(monitor.account_id));
-      if (affordable < allowed) [allowed, limit] = [affordable, 'insufficient_credits'];
+      // Delivered matches count against the daily cap; filtered ones do not (nobody sees them unasked).
+      let room = monitor.max_matches_per_day === null ? Infinity : Math.max(0, monitor.max_matches_per_day - (await poller.matchesSince(monitorId, utcDayStart(now))));
+      let balance = await creditsIn(trx).spendableBalance(monitor.account_id);
       const at = now.toISOString();
       const matches = createDeliveryRepository(trx);
-      let stored = 0;
+      const counts = { stored: 0, delivered: 0, judged: 0 };
+      let limit: PausedReason | null = null;
       let batch: string | null = null;
-      let next = 0; // the first thing not stored: where a pause for credits resumes from
-      for (; next < found.length && stored < allowed; next++) {
-        const { item, keywords } = found[next]!;
+      let next = 0; // the first thing not stored: where a pause resumes from
+      for (; next < found.length; next++) {
+        const { item, keywords, verdict } = found[next]!;
+        const columns = verdictColumns(verdict, Number(monitor.min_relevance));
+        const judged = columns.relevance !== null;
+        const filtered = columns.filtered === 1;
+        if (!filtered && room <= 0) limit = 'daily_cap';
+        else if (matchCost(prices, { judged, filtered }) > balance) limit = 'insufficient_credits';
+        if (limit !== null) break;
         const id = newId('mat', now, random);
-        if (monitor.webhook_url && stored % MATCHES_PER_DELIVERY === 0) batch = idOf('msg', now, id.slice(-16));
+        if (monitor.webhook_url && !filtered && counts.delivered % MATCHES_PER_DELIVERY === 0) batch = idOf('msg', now, id.slice(-16));
         const inserted = await matches.insertMatch({
           id,
           monitor_id: monitorId,
@@ -84,29 +106,37 @@ export function createMatchDelivery(deps: {
           created_at: item.created_at,
           matched_keywords: JSON.stringify(keywords),
           found_at: at,
-          webhook_batch: batch,
+          ...columns,
+          webhook_batch: filtered ? null : batch,
           notified_at: null,
         });
-        if (inserted) stored++;
+        // A re-read of a stored thing (after a crash) is skipped: it was paid for when it was stored.
+        if (!inserted) continue;
+        balance -= matchCost(prices, { judged, filtered });
+        counts.stored++;
+        if (judged) counts.judged++;
+        if (!filtered) {
+          counts.delivered++;
+          room--;
+        }
       }
-      const purchase = { kind: 'monitor', id: monitorId, matches: stored } as const;
+      const purchase = { kind: 'monitor', id: monitorId, matches: counts.delivered, judged: counts.judged } as const;
       const price = chargeFor(prices, purchase);
       if (price > 0) await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price, purchase, at });
       // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
-      const leftOut = next < found.length && limit !== null;
       const until = limit === 'daily_cap' ? utcDayStart(now, 1) : null;
       // Oldest first: everything from the first thing left out on is owed once the account can pay.
-      const resumeFrom = leftOut && limit === 'insufficient_credits' ? found[next]!.item.created_at : null;
-      const paused = leftOut && (await poller.pause(monitorId, limit!, until, at, resumeFrom));
-      return { stored, paused: paused ? limit : null };
+      const resumeFrom = limit === 'insufficient_credits' ? found[next]!.item.created_at : null;
+      const paused = limit !== null && (await poller.pause(monitorId, limit, until, at, resumeFrom));
+      return { stored: counts.stored, paused: paused ? limit : null };
     });
   }
 
-  async function store(monitor: MonitorRow, found: Found[], fence: Fence): Promise<{ stored: number; paused: PausedReason | null }> {
-    const ordered = [...found].sort(oldestFirst);
+  async function store(monitor: MonitorRow, found: Found[], poll: PollContext): Promise<{ stored: number; paused: PausedReason | null }> {
+    const ordered = await deps.judging.judge(monitor, [...found].sort(oldestFirst), poll.judgeUntil);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await storeOnce(monitor.id, ordered, clock(), fence);
+        return await storeOnce(monitor.id, ordered, clock(), poll.fence);
       } catch (error) {
         if (error instanceof PollerLeaseLost) throw error;
         // Deleted by its owner meanwhile (PostgreSQL refuses the matches of a monitor that is gone): nothing to store.

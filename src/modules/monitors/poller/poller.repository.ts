@@ -88,12 +88,14 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
     return Number(result.numUpdatedRows) > 0;
   },
 
+  /** Delivered matches stored since `since` (the daily cap's count; filtered ones are not delivered). */
   async matchesSince(monitorId: string, since: string): Promise<number> {
     const row = await db
       .selectFrom('monitor_matches')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('monitor_id', '=', monitorId)
       .where('found_at', '>=', since)
+      .where('filtered', '=', 0)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   },

@@ -14,11 +14,12 @@ import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts
 import { RedditBudgetExhaustedError } from '../../../integrations/reddit/reddit.errors.ts';
 import { MAX_SUBREDDITS_PER_LISTING } from '../../../integrations/reddit/reddit.query.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
-import type { MatchDelivery } from './poller.delivery.ts';
+import type { MatchDelivery, PollContext } from './poller.delivery.ts';
+import type { MatchJudging } from './judging.usecases.ts';
 import { stateOf } from '../monitors.health.ts';
-import { buildKeywordIndex, type KeywordIndex } from '../../../shared/matching/keywords.ts';
+import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
-import { collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
+import { collectMatches, gapsOf, indexOfMonitors, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import { readGroup } from './poller.reading.ts';
 import { planReads } from './poller.schedule.ts';
 import { watchRedditApp } from './reddit-app.usecases.ts';
@@ -52,6 +53,8 @@ export function createMonitorPoller(deps: {
   reddit: Pick<RedditClient, 'listing'> | null;
   subreddits: Pick<SubredditsUsecases, 'lookup' | 'known' | 'record'>;
   delivery: MatchDelivery;
+  /** The relevance judge's side of the poll (the delivery judges through it): its state is settled once per cycle. */
+  judging: Pick<MatchJudging, 'settle'>;
   clock: () => Date;
   config: MonitorsConfig;
   prices: Prices;
@@ -71,18 +74,10 @@ export function createMonitorPoller(deps: {
   const leaseMs = 2 * intervalMs + 5_000;
 
   // Building the index over 10,000 keywords takes a few hundred ms: it is kept while no active monitor changed.
-  let cached: { key: string; index: KeywordIndex } | null = null;
-  function indexOf(monitors: MonitorRow[]): KeywordIndex {
+  let cached: { key: string; index: MatchIndex } | null = null;
+  function indexOf(monitors: MonitorRow[]): MatchIndex {
     const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
-    if (cached?.key !== key) {
-      const rules = monitors.map((m) => ({
-        monitorId: m.id,
-        keywords: JSON.parse(m.keywords) as string[],
-        excludeKeywords: JSON.parse(m.exclude_keywords) as string[],
-        mode: m.match_mode,
-      }));
-      cached = { key, index: buildKeywordIndex(rules) };
-    }
+    if (cached?.key !== key) cached = { key, index: indexOfMonitors(monitors) };
     return cached.index;
   }
 
@@ -195,6 +190,8 @@ export function createMonitorPoller(deps: {
     const now = clock();
     const at = now.toISOString();
     const fence = (trx: Kysely<Tables>) => createPollerRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
+    // Real time, not the clock's: it bounds waiting on the model. One interval, so a match is delivered within two.
+    const poll: PollContext = { fence, judgeUntil: performance.now() + intervalMs };
     await repo.resumeDueDailyCaps(at);
     await creditPauses.resumeFunded(at);
     const monitors = await repo.activeMonitors();
@@ -210,7 +207,7 @@ export function createMonitorPoller(deps: {
       const current = monitors.filter(isCaughtUp);
       for (const [monitorId, found] of collectMatches(reads, current, index)) {
         const monitor = byId.get(monitorId)!;
-        const { stored, paused } = await delivery.store(monitor, found, fence);
+        const { stored, paused } = await delivery.store(monitor, found, poll);
         report.stored += stored;
         if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       }
@@ -221,7 +218,8 @@ export function createMonitorPoller(deps: {
           await delivery.announceGap(byId.get(gap.monitorId)!, gap);
         }
       }
-      await creditPauses.catchUp(monitors, index, fence, report, deps.requestsPerCycle);
+      await creditPauses.catchUp(monitors, index, poll, report, deps.requestsPerCycle);
+      await deps.judging.settle(monitors, at, delivery.announce);
     }
     await delivery.flush();
   }

@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../shared/db/database.ts';
 import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
 import type { MatchDelivery } from './poller.delivery.ts';
-import { changeMessage, changeOf, noReads, observedState, outcomeOf } from './reddit-app.ts';
-import { createRedditAppRepository } from './reddit-app.repository.ts';
+import { changeMessage, changeOf, noReads, observedState, outcomeOf, type RedditAppState } from './reddit-app.ts';
+import { createObservedStateRepository } from './observed-state.repository.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 type Listing = Pick<RedditClient, 'listing'>;
@@ -20,7 +20,7 @@ export function watchRedditApp(deps: {
   log: Pick<Logger, 'warn'>;
   announce: MatchDelivery['announce'];
 }) {
-  const repo = createRedditAppRepository(deps.db);
+  const repo = createObservedStateRepository<RedditAppState>(deps.db, 'monitors');
   let tally = noReads();
   const inner = deps.reddit;
 

@@ -18,15 +18,12 @@ import { canPayMatch } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import type { SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
 import { collectMatches, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
-import type { MatchDelivery } from './poller.delivery.ts';
-import type { KeywordIndex } from '../../../shared/matching/keywords.ts';
+import type { MatchDelivery, PollContext } from './poller.delivery.ts';
+import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository } from './poller.repository.ts';
 import { readGroup, type Mark } from './poller.reading.ts';
 import { catchUpGaps, catchUpGroups } from './resume.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
-
-/** Renews this cycle's poller lease inside a transaction; false when it was lost. */
-type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
 
 /** What a catch-up adds to the cycle's report. */
 interface Tally {
@@ -88,7 +85,7 @@ export function createCreditResume(deps: {
   }
 
   /** Records the gaps and, unless the monitor paused again, that nothing is owed; false when the lease was lost. */
-  async function commit(monitor: MonitorRow, from: string, done: boolean, gaps: GapRow[], fence: Fence): Promise<boolean> {
+  async function commit(monitor: MonitorRow, from: string, done: boolean, gaps: GapRow[], fence: PollContext['fence']): Promise<boolean> {
     const at = deps.clock().toISOString();
     return transaction(db, async (trx) => {
       const fenced = createPollerRepository(trx);
@@ -106,7 +103,7 @@ export function createCreditResume(deps: {
    * cycle's regular read, so what it reads reaches at least as far as the marks that read moved:
    * the regular reads that follow take over from there.
    */
-  async function catchUp(monitors: MonitorRow[], index: KeywordIndex, fence: Fence, tally: Tally, allowance: number): Promise<void> {
+  async function catchUp(monitors: MonitorRow[], index: MatchIndex, poll: PollContext, tally: Tally, allowance: number): Promise<void> {
     if (!deps.reddit) return;
     for (const monitor of monitors) {
       const from = monitor.resume_from;
@@ -117,11 +114,11 @@ export function createCreditResume(deps: {
       if (reads === 'stop') return;
       if (reads === 'later') continue;
       const found = collectMatches(reads, [{ ...monitor, watch_from: from }], index).get(monitor.id) ?? [];
-      const { stored, paused } = await delivery.store(monitor, found, fence);
+      const { stored, paused } = await delivery.store(monitor, found, poll);
       tally.stored += stored;
       if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       const gaps = catchUpGaps(reads, monitor, from);
-      if (!(await commit(monitor, from, paused === null, gaps, fence))) continue;
+      if (!(await commit(monitor, from, paused === null, gaps, poll.fence))) continue;
       for (const gap of gaps) {
         await delivery.announceGap(monitor, gap);
       }

@@ -1,0 +1,136 @@
+import Type, { type Static } from 'typebox';
+import { DEFAULT_MIN_RELEVANCE } from '../monitors/monitors.input.ts';
+import type { MonitorSource } from '../monitors/monitors.tables.ts';
+import type { MonitorInput } from '../monitors/monitors.usecases.ts';
+import { isAppError, type AppError } from '../../shared/errors.ts';
+import { fieldName } from '../../shared/http/validation-messages.ts';
+import { formProblem } from './dashboard.reply.ts';
+import type { FieldErrors, MonitorForm } from './views/monitor-parts.ts';
+
+/*
+ * The monitor form (create and edit) in the API's terms and back: what it posts, the input the
+ * usecases take from it, and a refusal in the form's own words, as a whole and field by field.
+ */
+
+// Text areas are long enough for the API's limits (100 subreddits, 50 keywords of 100 characters, a
+// query of 1,000 characters, an intent of 500) with room for spacing.
+export const formBody = Type.Object({
+  csrf: Type.Optional(Type.String()),
+  name: Type.String({ maxLength: 200 }),
+  subreddits: Type.String({ maxLength: 10_000 }),
+  keywords: Type.String({ maxLength: 10_000 }),
+  exclude_keywords: Type.Optional(Type.String({ maxLength: 10_000 })),
+  match: Type.Optional(Type.Union([Type.Literal('phrase'), Type.Literal('word')])),
+  // The form always sends one empty `sources` (a hidden field), so no box ticked reads as "none", not as "field absent".
+  sources: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 4 })])),
+  include_nsfw: Type.Optional(Type.String({ maxLength: 10 })),
+  webhook_url: Type.Optional(Type.String({ maxLength: 2000 })),
+  max_matches_per_day: Type.Optional(Type.String({ maxLength: 20 })),
+  query: Type.Optional(Type.String({ maxLength: 4000 })),
+  intent: Type.Optional(Type.String({ maxLength: 2000 })),
+  min_relevance: Type.Optional(Type.String({ maxLength: 20 })),
+});
+export type FormBody = Static<typeof formBody>;
+
+const SOURCES: readonly MonitorSource[] = ['posts', 'comments'];
+const isSource = (value: string): value is MonitorSource => (SOURCES as readonly string[]).includes(value);
+const lines = (text: string) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+/** Digits as a number; anything else NaN, which the usecases refuse like any other bad number. */
+const wholeNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : Number.NaN);
+
+/** The fields as typed, to refill the form after a refusal. */
+export const formOfBody = (body: FormBody): MonitorForm => ({
+  name: body.name,
+  subreddits: body.subreddits,
+  keywords: body.keywords,
+  excludeKeywords: body.exclude_keywords ?? '',
+  match: body.match ?? 'phrase',
+  // A client that sends no sources field at all gets the API's default.
+  sources: body.sources === undefined ? ['posts'] : [body.sources].flat().filter(isSource),
+  includeNsfw: body.include_nsfw !== undefined,
+  webhookUrl: body.webhook_url?.trim() ?? '',
+  maxPerDay: body.max_matches_per_day?.trim() ?? '',
+  query: body.query ?? '',
+  intent: body.intent ?? '',
+  minRelevance: body.min_relevance?.trim() ?? '',
+});
+
+/**
+ * The form in the API's terms: subreddits one per line or comma separated, "r/" added where it was
+ * left out; keywords one per line; empty optional fields are "none", an empty bar is the default one.
+ * The usecases check every value (a number that is not digits arrives as NaN).
+ */
+export function inputOf(form: MonitorForm): Required<MonitorInput> {
+  const cap = form.maxPerDay;
+  return {
+    name: form.name.trim(),
+    subreddits: form.subreddits
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((name) => `r/${name.replace(/^\/?r\//i, '')}`),
+    keywords: lines(form.keywords),
+    exclude_keywords: lines(form.excludeKeywords),
+    match: form.match,
+    sources: form.sources,
+    include_nsfw: form.includeNsfw,
+    webhook_url: form.webhookUrl === '' ? null : form.webhookUrl,
+    max_matches_per_day: cap === '' ? null : wholeNumber(cap),
+    query: form.query.trim() === '' ? null : form.query,
+    intent: form.intent.trim() === '' ? null : form.intent,
+    min_relevance: form.minRelevance === '' ? DEFAULT_MIN_RELEVANCE : wholeNumber(form.minRelevance),
+  };
+}
+
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  subreddits: 'Subreddits',
+  keywords: 'Keywords',
+  exclude_keywords: 'Exclude keywords',
+  match: 'Match',
+  sources: 'Watch (tick posts, comments or both)',
+  include_nsfw: 'Include NSFW',
+  webhook_url: 'Webhook URL',
+  max_matches_per_day: 'Daily cap',
+  query: 'Query',
+  intent: 'Intent',
+  min_relevance: 'Minimum relevance',
+};
+
+/** The API's answer names `intent` and the API's way out; the form has a field of that name to empty. */
+const NO_JUDGE =
+  'Intent cannot be used: this server has no language model configured, so it cannot judge relevance; nothing was changed. ' +
+  'Leave Intent empty (keywords and queries still work), or ask the operator to set LLM_BASE_URL and LLM_MODEL.';
+
+/** A refusal as the form shows it: one message above it, and each field's own problems beside that field. */
+export interface FormRefusal {
+  message: string;
+  fields: FieldErrors;
+}
+
+/**
+ * A refused form in the form's own words: the usecases word a problem for the API ("subreddits[2] must
+ * be …"), the person sees the label and the item they typed instead of the field's API name. A refusal
+ * that names no field keeps its own message.
+ */
+export function formRefusal(problem: AppError, input: Required<MonitorInput>): FormRefusal {
+  if (problem.code === 'monitors.judge_not_configured') return { message: NO_JUDGE, fields: { intent: NO_JUDGE } };
+  const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
+  if (!issues?.length) return { message: problem.message, fields: {} };
+  const fields: FieldErrors = {};
+  const parts = issues.map(({ path, message }) => {
+    const [field = '', index] = path.split('/').slice(1);
+    const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
+    const rule = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
+    const part = `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
+    fields[field] = fields[field] ? `${fields[field]}; ${part}` : part;
+    return part;
+  });
+  return { message: `Please fix: ${parts.join('; ')}.`, fields };
+}
+
+/**
+ * The refusal to show beside the form: a 4xx the person can fix (dashboard.reply.ts), and an intent
+ * this server cannot judge, a 503 for the API that emptying one field fixes. Anything else is thrown.
+ */
+export const formProblemOf = (error: unknown): AppError =>
+  isAppError(error) && error.code === 'monitors.judge_not_configured' ? error : formProblem(error);

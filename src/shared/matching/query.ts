@@ -1,0 +1,59 @@
+/**
+ * Boolean queries over posts and comments: words, phrases, AND / OR / NOT, parentheses and the
+ * fields title:, body:, flair:, author: and type: (docs/api/queries.md). This file is what the rest
+ * of the service imports; the parser, the printer and the node shapes have files of their own.
+ */
+import { and, not, or, term, type QueryNode } from './query.ast.ts';
+import { parseQuery } from './query.parse.ts';
+
+export { QUERY_LIMITS, QuerySyntaxError, type QueryNode, type TextField } from './query.ast.ts';
+export { parseQuery };
+export { printQuery } from './query.print.ts';
+
+/**
+ * The query that monitor keywords and excludes mean: any keyword, and none of the excludes
+ * (`(k1 OR k2) -x1 -x2`). Terms are taken as given, not parsed; at least one keyword is needed, since
+ * a query of excludes alone would match everything else.
+ */
+export function keywordsQuery(keywords: string[], excludes: string[]): QueryNode {
+  if (keywords.length === 0) throw new RangeError('a keywords query needs at least one keyword');
+  return and([or(keywords.map((keyword) => term(keyword))), ...excludes.map((exclude) => not(term(exclude)))]);
+}
+
+/** Both queries, for a monitor that has keywords and a query. */
+export function andQueries(a: QueryNode, b: QueryNode): QueryNode {
+  return and([a, b]);
+}
+
+/**
+ * A monitor's or a scrape's whole rule as one query: any of its keywords, none of its excludes, and
+ * its query text when it has one (all must hold). The text was checked when it was stored and is
+ * parsed again here, so a QuerySyntaxError means a stored query the grammar no longer accepts.
+ */
+export function combinedQuery(rule: { keywords: string[]; excludes: string[]; query: string | null }): QueryNode {
+  if (rule.query === null) return keywordsQuery(rule.keywords, rule.excludes);
+  const query = parseQuery(rule.query);
+  if (rule.keywords.length > 0) return andQueries(keywordsQuery(rule.keywords, rule.excludes), query);
+  // The query anchors the rule, so excludes without keywords only narrow it.
+  return and([query, ...rule.excludes.map((exclude) => not(term(exclude)))]);
+}
+
+/**
+ * The words and phrases the query asks for (not those under a NOT), in query order, each once
+ * whatever its case (in its first spelling): what a Reddit search is asked for and what a scrape is
+ * priced on. `title:` and `body:` terms are in; `flair:` terms are not, since a search for a flair's
+ * words finds posts that contain them, not posts with that flair. Empty for a query of `author:` and
+ * `flair:` filters alone.
+ */
+export function searchTerms(node: QueryNode): string[] {
+  const found = new Map<string, string>();
+  const visit = (current: QueryNode): void => {
+    if (current.kind === 'term' && current.field !== 'flair') {
+      const key = current.text.toLowerCase();
+      if (!found.has(key)) found.set(key, current.text);
+    } else if (current.kind === 'and' || current.kind === 'or') current.nodes.forEach(visit);
+  };
+  visit(node);
+  return [...found.values()];
+}
+
