@@ -35,7 +35,7 @@ describe('the start-up report', () => {
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
     const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
-    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate', 'Connect Reddit and publish', 'Webhooks']);
+    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate and relevance judging', 'Connect Reddit and publish', 'Webhooks']);
     expect(warnings[0]!.msg).toMatch(/REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET .*approved/);
     expect(warnings[1]!.msg).toMatch(/LLM_BASE_URL and LLM_MODEL/);
     expect(warnings[2]!.msg).toMatch(/REDDIT_CLIENT_ID.*"web app".*PUBLIC_URL.*SECRET_KEY/);
@@ -69,7 +69,7 @@ describe('the start-up report', () => {
   it('without a language model only generate is off', () => {
     const warnings = startupReport(without('LLM_BASE_URL', 'LLM_MODEL'), listening).slice(2);
     expect(warnings.map((line) => line.msg)).toEqual([
-      'Generate is off (POST /api/v1/generate answers 503): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.',
+      "Generate and relevance judging are off (POST /api/v1/generate answers 503, a monitor's intent is refused): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.",
     ]);
   });
 });

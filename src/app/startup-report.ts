@@ -47,7 +47,7 @@ export function startupReport(config: Config, listening: { host: string; port: n
     );
   }
   if (!config.llm) {
-    off('Generate is off (POST /api/v1/generate answers 503): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.');
+    off("Generate and relevance judging are off (POST /api/v1/generate answers 503, a monitor's intent is refused): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.");
   }
   const need = connectionsNeed(config);
   if (need.length > 0) {

@@ -160,6 +160,32 @@ describe.each(engines)('monitors with an intent: judged, delivered or filtered, 
     await expectExactLedger(accountId, 48);
   });
 
+  it('a filtered match does not use up the daily cap, and a balance that runs out pauses the monitor with the ledger exact', async () => {
+    const capped = await judgedMonitor('capped', 100, { max_matches_per_day: 1 });
+    const noise = post('capped', 'Monitoring my bread dough');
+    const wanted = post('capped', 'Which tool do you recommend for monitoring?');
+    post('capped', 'Any tool you recommend for monitoring alerts?');
+    clock.advance(5);
+    await cycle(app);
+    const stored = await matches(capped.token, capped.monitor.id, '&include=filtered');
+    expect(stored.map((m) => [m.reddit_id, m.filtered])).toEqual([
+      [`t3_${wanted.id}`, false],
+      [`t3_${noise.id}`, true],
+    ]);
+    expect((await (await app.api('GET', `/api/v1/monitors/${capped.monitor.id}`, { token: capped.token })).json()).paused_reason).toBe('daily_cap');
+    await expectExactLedger(capped.accountId, 96);
+
+    // 4 credits: one delivered judged match (3), then the next (3) cannot be paid for.
+    const poor = await judgedMonitor('poor', 4);
+    post('poor', 'Which tool do you recommend for monitoring?');
+    post('poor', 'Any tool you recommend for monitoring alerts?');
+    clock.advance(5);
+    await cycle(app);
+    expect(await matches(poor.token, poor.monitor.id)).toHaveLength(1);
+    expect((await (await app.api('GET', `/api/v1/monitors/${poor.monitor.id}`, { token: poor.token })).json()).paused_reason).toBe('insufficient_credits');
+    await expectExactLedger(poor.accountId, 1);
+  });
+
   it('a monitor without an intent costs what it always did and is never judged', async () => {
     app.reddit.subreddits.set('plain', 'public');
     const { accountId, token } = await app.accountWithKey(10);

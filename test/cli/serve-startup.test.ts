@@ -35,7 +35,7 @@ describe('subpilot serve at start-up', () => {
       const warnings = messages.filter((line) => line.level === 40).map((line) => line.msg);
       expect(warnings).toEqual([
         expect.stringMatching(/^Scrape is off .*REDDIT_CLIENT_ID/),
-        expect.stringMatching(/^Generate is off .*LLM_BASE_URL/),
+        expect.stringMatching(/^Generate and relevance judging are off .*LLM_BASE_URL/),
         expect.stringMatching(/^Connect Reddit and publish are off .*SECRET_KEY/),
         expect.stringMatching(/^Webhooks are off .*SECRET_KEY/),
       ]);
