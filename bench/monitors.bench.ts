@@ -6,16 +6,18 @@
  * minute writes its items, moves the clock to the minute's end and runs one poller cycle; waits for
  * the budget move the clock instead of sleeping. As on Reddit, some comments are listed late, above
  * newer ones and with a lower id (recorded listings show this): recall is reported for them apart.
- * Then the local matching alone, with 10,000 keywords, and the fair-share scenario (monitors.fair-share.ts).
+ * Then the local matching alone, 1,000 monitors' keywords and then queries (monitors.matching.ts), the
+ * fair-share scenario (monitors.fair-share.ts) and the relevance judge's (monitors.judge.ts).
  * Usage: npm run bench:monitors [-- --minutes 30 --seed 1 --per-minute 300]
  */
 import { parseArgs } from 'node:util';
 import { windowOf } from '../src/integrations/reddit/reddit.budget.ts';
-import { buildKeywordIndex } from '../src/shared/matching/keywords.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { simulatedServices } from './support.ts';
-import { createWorkload } from './monitors.workload.ts';
+import { createWorkload, type BenchItem } from './monitors.workload.ts';
 import { runFairShare } from './monitors.fair-share.ts';
+import { measureMatching } from './monitors.matching.ts';
+import { runJudge } from './monitors.judge.ts';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '30' }, seed: { type: 'string', default: '1' }, 'per-minute': { type: 'string', default: '300' } },
@@ -92,7 +94,7 @@ try {
 
   /** "monitor reddit_id" → the keywords the judge expects and when the item was created (ms). */
   const expected = new Map<string, { keywords: string[]; createdMs: number }>();
-  const texts: string[] = [];
+  const items: BenchItem[] = [];
   const written = { post: 0, comment: 0 };
   /** "monitor reddit_id" of the expected matches in comments listed late. */
   const lateKeys = new Set<string>();
@@ -115,7 +117,7 @@ try {
       const item = workload.item(workload.random() < 1 / 3 ? 'post' : 'comment');
       const created_utc = Math.floor(at / 1000);
       written[item.type]++;
-      texts.push(workload.textOf(item));
+      items.push(item);
       const keys = [...workload.expected(item)].map(([index, keywords]) => [ids[index]!, { keywords, createdMs: created_utc * 1000 }] as [string, { keywords: string[]; createdMs: number }]);
       if (item.type === 'comment' && at >= from + (INTERVAL_S - 10) * 1000 && workload.random() < LATE_SHARE) {
         late.push({ subreddit: item.subreddit, body: item.body, created_utc, keys });
@@ -157,12 +159,12 @@ try {
   const refused = [...perWindow.values()].reduce((sum, calls) => sum + Math.max(0, calls - REDDIT_LIMIT), 0);
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!);
-  const throughput = measureMatching(texts);
+  const throughput = measureMatching(workload.monitors, items);
 
   const n = (value: number) => value.toLocaleString('en-US');
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const lines: [string, string, string][] = [
-    ['items written', `${n(texts.length)} (${n(written.post)} posts, ${n(written.comment)} comments; ${(texts.length / minutes).toFixed(0)}/min)`, ''],
+    ['items written', `${n(items.length)} (${n(written.post)} posts, ${n(written.comment)} comments; ${(items.length / minutes).toFixed(0)}/min)`, ''],
     ['Reddit requests per minute', `${(stamps.length / simulatedMinutes).toFixed(1)} average, ${busiest} in the busiest minute (${n(stamps.length)} in all, ${n(totals.requests)} listings)`, `≤ ${BUDGET}: ${verdict(busiest <= BUDGET)}`],
     ['429 answers', String(refused), `0: ${verdict(refused === 0)}`],
     ['recall', `${(recall * 100).toFixed(2)}% (${n(found)} of ${n(expected.size)} expected)`, `100%: ${verdict(recall === 1)}`],
@@ -172,7 +174,12 @@ try {
     ['detection latency p50 / p95', `${percentile(0.5)} s / ${percentile(0.95)} s`, `p95 ≤ ${2 * INTERVAL_S} s: ${verdict(percentile(0.95) <= 2 * INTERVAL_S)}`],
     ['gaps / Reddit errors / lost cycles', `${totals.gaps} / ${totals.errors} / ${totals.lostCycles}`, ''],
     ['simulated / wall time', `${simulatedMinutes.toFixed(1)} min / ${wallSeconds.toFixed(1)} s`, ''],
-    ['local matching, 10,000 keywords', `${n(Math.round(throughput.perSecond))} items/s on one core (index built in ${throughput.buildMs.toFixed(0)} ms)`, `≥ 20,000/s: ${verdict(throughput.perSecond >= 20_000)}`],
+    ...(['keywords', 'queries'] as const).map((kind): [string, string, string] => {
+      const { perSecond, buildMs, hitsPerItem } = throughput[kind];
+      const what = kind === 'keywords' ? '10,000 keywords' : `${n(ids.length)} monitors' queries`;
+      const value = `${n(Math.round(perSecond))} items/s on one core (index built in ${buildMs.toFixed(0)} ms; ${hitsPerItem.toFixed(2)} monitors matched an item)`;
+      return [`local matching, ${what}`, value, `≥ 20,000/s: ${verdict(perSecond >= 20_000)}`];
+    }),
   ];
   const width = Math.max(...lines.map(([name]) => name.length));
   process.stdout.write(`\n${lines.map(([name, value, target]) => `${name.padEnd(width)}  ${value}${target ? `   target ${target}` : ''}`).join('\n')}\n`);
@@ -181,17 +188,4 @@ try {
   await fake.close();
 }
 await runFairShare({ minutes: Math.min(minutes, 20), seed: Number(values.seed) });
-
-/** `KeywordIndex.match` alone over the items written, with every monitor's keywords: no I/O, one core. */
-function measureMatching(texts: string[]) {
-  const rules = workload.monitors.map((monitor, i) => ({ monitorId: `m${i}`, keywords: monitor.keywords, excludeKeywords: monitor.excludes, mode: monitor.mode }));
-  const built = performance.now();
-  const index = buildKeywordIndex(rules);
-  const buildMs = performance.now() - built;
-  for (const text of texts.slice(0, 2000)) index.match(text); // warm-up
-  let matched = 0;
-  const began = performance.now();
-  do for (const text of texts) index.match(text), matched++;
-  while (performance.now() - began < 3000);
-  return { perSecond: matched / ((performance.now() - began) / 1000), buildMs };
-}
+await runJudge({ minutes: Math.min(minutes, 10), seed: Number(values.seed) });

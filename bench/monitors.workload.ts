@@ -153,5 +153,5 @@ export function createWorkload(options: { seed: number; subreddits: number; moni
     return found;
   }
 
-  return { subreddits, monitors, item, expected, textOf, random };
+  return { subreddits, monitors, item, expected, random };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createServices, type Services } from '../src/app/container.ts';
+import { createLlmClient, type LlmClient } from '../src/integrations/llm/llm.client.ts';
 import { loadConfig } from '../src/shared/config/config.ts';
 
 export interface Scenario {
@@ -131,12 +132,15 @@ export function printTable(rows: { name: string; rps: number; p99: number }[], b
 
 /**
  * The service on simulated time with a SQLite file, against a fake Reddit: `now()` is its clock, and
- * waits for the Reddit budget call `sleep`, which moves that clock instead of sleeping.
+ * waits for the Reddit budget call `sleep`, which moves that clock instead of sleeping. `wrapLlm`
+ * gets the language-model client the config builds (LLM_* in `env`) and returns what the service
+ * uses instead: the same client, watched (to count the tokens it reads, say).
  */
 export function simulatedServices(
   fake: { url: string; clientId: string; clientSecret: string },
   time: { now: () => number; sleep: (ms: number) => Promise<void> },
   env: Record<string, string>,
+  wrapLlm?: (llm: LlmClient) => LlmClient,
 ) {
   const config = loadConfig({
     DATABASE_URL: tempSqliteUrl(),
@@ -147,5 +151,6 @@ export function simulatedServices(
     REDDIT_CLIENT_SECRET: fake.clientSecret,
     ...env,
   });
-  return createServices(config, { clock: () => new Date(time.now()), sleep: time.sleep, redditOptions: { sleep: time.sleep, timeoutMs: 10_000 } });
+  const llm = wrapLlm && config.llm ? { llm: wrapLlm(createLlmClient(config.llm)) } : {};
+  return createServices(config, { clock: () => new Date(time.now()), sleep: time.sleep, redditOptions: { sleep: time.sleep, timeoutMs: 10_000 }, ...llm });
 }

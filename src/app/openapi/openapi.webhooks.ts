@@ -153,11 +153,7 @@ export const webhookSchemas: Record<string, unknown> = {
     {
       ...monitorFields,
       judge: closed({
-        state: {
-          type: 'string',
-          enum: ['ok', 'failing'],
-          description: '`failing`: every call to the language model failed, so matches are delivered unjudged (and not charged for judging); `ok`: it judges again.',
-        },
+        state: { type: 'string', enum: ['ok', 'failing'], description: '`failing`: every call to the model failed, so matches go out unjudged; `ok`: it judges again.' },
         since: dateTime('When the poller saw the change.'),
         error: { type: ['string', 'null'], description: 'Why the calls fail, while failing; null once ok.' },
       }),

@@ -18,6 +18,9 @@ describe('a monitor’s settings as the usecases check them', () => {
       include_nsfw: false,
       webhook_url: null,
       max_matches_per_day: null,
+      query: null,
+      intent: null,
+      min_relevance: 60,
     });
   });
 

@@ -4,6 +4,7 @@
  * never throws and never loses a match: each item gets a verdict or an error saying why it has none, so
  * the caller delivers it unjudged rather than holding it back.
  */
+import pLimit from 'p-limit';
 import { LlmUnavailableError, type LlmClient } from '../../integrations/llm/llm.client.ts';
 import { JUDGE_BATCH, judgeInstructions, judgePrompt, readVerdicts, VERDICTS_SCHEMA, type JudgeItem, type Verdict } from './relevance.prompt.ts';
 
@@ -37,7 +38,9 @@ const MAX_ANSWER_CHARS = JUDGE_BATCH * 2_000;
 const TIMER_SLACK_MS = 5;
 
 export function createRelevanceJudge(deps: { llm: LlmClient; model: string; concurrency?: number }) {
-  const concurrency = Math.max(1, deps.concurrency ?? 4);
+  // One limit for every run at once: a poll judges all its monitors together, and the model still
+  // sees at most this many calls in flight. Time spent waiting for a slot counts against a run's deadline.
+  const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
 
   return {
     async judge(intent: string, items: JudgeItem[], options: { deadlineMs: number }): Promise<JudgeRun> {
@@ -89,11 +92,7 @@ export function createRelevanceJudge(deps: { llm: LlmClient; model: string; conc
 
       const deadlinePassed = () => performance.now() - started >= options.deadlineMs - TIMER_SLACK_MS;
 
-      let next = 0;
-      const worker = async () => {
-        while (next < batches.length) await judgeBatch(batches[next++]!);
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+      await Promise.all(batches.map((batch) => limit(() => judgeBatch(batch))));
       run.model ||= deps.model;
       return run;
     },

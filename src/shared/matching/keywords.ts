@@ -211,38 +211,3 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
     },
   };
 }
-
-/**
- * What is matched in a post or comment by the keyword index below: a post's title and text, a
- * comment's own text (not its post's title). The title and text are joined by a character that is
- * neither space nor part of a word, so a phrase never runs from the end of the title into the text.
- */
-export const matchedText = (item: { type: 'post' | 'comment'; title: string; body: string }) =>
-  item.type === 'post' ? `${item.title}\u0000${item.body}` : item.body;
-
-/** Monitor keywords as they were before queries: matched as keywordsQuery(keywords, excludeKeywords). */
-export interface MatchRule {
-  monitorId: string;
-  keywords: string[];
-  excludeKeywords: string[];
-  mode: MatchMode;
-}
-
-export interface KeywordIndex {
-  /** monitorId → the rule's keywords found in `text`, in its order and spelling; rules with an exclude hit are absent. */
-  match(text: string): Map<string, string[]>;
-}
-
-/**
- * The keyword index over the query index, for the callers that still match `matchedText`: that text
- * is matched as a comment's own text, which is what an unscoped term reads. A rule without keywords
- * matches nothing, as before.
- */
-export function buildKeywordIndex(rules: MatchRule[]): KeywordIndex {
-  const index = buildMatchIndex(
-    rules
-      .filter((rule) => rule.keywords.length > 0)
-      .map(({ monitorId, keywords, excludeKeywords, mode }) => ({ monitorId, query: keywordsQuery(keywords, excludeKeywords), mode })),
-  );
-  return { match: (text) => index.match({ type: 'comment', title: '', body: text, author: '' }) };
-}

@@ -37,12 +37,12 @@ export interface PollContext {
   judgeUntil: number;
 }
 
-/** The verdict's columns of a match row. */
+const UNJUDGED = { relevance: null, relevance_reason: null, judge_error: null, judge_model: null, judge_prompt: null, filtered: 0 };
+
+/** The verdict's columns of a match row: none for a monitor without an intent, the error, or the score against the bar. */
 function verdictColumns(verdict: Verdict | null, bar: number) {
-  if (verdict === null) return { relevance: null, relevance_reason: null, judge_error: null, judge_model: null, judge_prompt: null, filtered: 0 };
-  if ('error' in verdict) {
-    return { relevance: null, relevance_reason: null, judge_error: JSON.stringify(verdict.error), judge_model: null, judge_prompt: null, filtered: 0 };
-  }
+  if (verdict === null) return UNJUDGED;
+  if ('error' in verdict) return { ...UNJUDGED, judge_error: JSON.stringify(verdict.error) };
   const { score, reason, model, prompt } = verdict;
   return { relevance: score, relevance_reason: reason, judge_error: null, judge_model: model, judge_prompt: prompt, filtered: score < bar ? 1 : 0 };
 }
@@ -123,7 +123,7 @@ export function createMatchDelivery(deps: {
       const purchase = { kind: 'monitor', id: monitorId, matches: counts.delivered, judged: counts.judged } as const;
       const price = chargeFor(prices, purchase);
       if (price > 0) await creditsIn(trx).charge({ accountId: monitor.account_id, keyId: null, price, purchase, at });
-      // Left out only when something new was: a re-read of stored things (after a crash) pauses nothing.
+      // Paused only when something had to be left out, for the cap or for credits.
       const until = limit === 'daily_cap' ? utcDayStart(now, 1) : null;
       // Oldest first: everything from the first thing left out on is owed once the account can pay.
       const resumeFrom = limit === 'insufficient_credits' ? found[next]!.item.created_at : null;
@@ -132,11 +132,15 @@ export function createMatchDelivery(deps: {
     });
   }
 
-  async function store(monitor: MonitorRow, found: Found[], poll: PollContext): Promise<{ stored: number; paused: PausedReason | null }> {
-    const ordered = await deps.judging.judge(monitor, [...found].sort(oldestFirst), poll.judgeUntil);
+  /** A monitor's new matches, oldest first, with their verdicts (judging.usecases.ts); a poll judges all its monitors at once. */
+  const judge = (monitor: MonitorRow, found: Found[], judgeUntil: number): Promise<JudgedFound[]> =>
+    deps.judging.judge(monitor, [...found].sort(oldestFirst), judgeUntil);
+
+  /** Stores judged matches (from `judge`), one monitor at a time. */
+  async function store(monitor: MonitorRow, judged: JudgedFound[], fence: Fence): Promise<{ stored: number; paused: PausedReason | null }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await storeOnce(monitor.id, ordered, clock(), poll.fence);
+        return await storeOnce(monitor.id, judged, clock(), fence);
       } catch (error) {
         if (error instanceof PollerLeaseLost) throw error;
         // Deleted by its owner meanwhile (PostgreSQL refuses the matches of a monitor that is gone): nothing to store.
@@ -189,7 +193,7 @@ export function createMatchDelivery(deps: {
     }
   }
 
-  return { store, announce, announceGap, flush };
+  return { judge, store, announce, announceGap, flush };
 }
 
 export type MatchDelivery = ReturnType<typeof createMatchDelivery>;

@@ -7,6 +7,7 @@
  * the subreddits and their traffic, never with monitors, keywords or accounts.
  */
 import type { Logger } from 'pino';
+import pLimit from 'p-limit';
 import type { MonitorsConfig, Prices } from '../../../shared/config/config.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
@@ -205,12 +206,19 @@ export function createMonitorPoller(deps: {
       const byId = new Map(monitors.map((m) => [m.id, m]));
       // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below).
       const current = monitors.filter(isCaughtUp);
-      for (const [monitorId, found] of collectMatches(reads, current, index)) {
-        const monitor = byId.get(monitorId)!;
-        const { stored, paused } = await delivery.store(monitor, found, poll);
-        report.stored += stored;
-        if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
-      }
+      // Every monitor is judged at once (the judge bounds the model calls in flight) and stored as soon as
+      // its verdicts are in, so a monitor without an intent never waits for the model; one store at a
+      // time, as each holds the lease row until it commits.
+      const storing = pLimit(1);
+      await Promise.all(
+        [...collectMatches(reads, current, index)].map(async ([monitorId, found]) => {
+          const monitor = byId.get(monitorId)!;
+          const judged = await delivery.judge(monitor, found, poll.judgeUntil);
+          const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
+          report.stored += stored;
+          if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
+        }),
+      );
       const gaps = gapsOf(reads, current);
       if (await commit(cycle, reads, gaps, at)) {
         report.gaps = gaps.length;

@@ -114,7 +114,7 @@ export function createCreditResume(deps: {
       if (reads === 'stop') return;
       if (reads === 'later') continue;
       const found = collectMatches(reads, [{ ...monitor, watch_from: from }], index).get(monitor.id) ?? [];
-      const { stored, paused } = await delivery.store(monitor, found, poll);
+      const { stored, paused } = await delivery.store(monitor, await delivery.judge(monitor, found, poll.judgeUntil), poll.fence);
       tally.stored += stored;
       if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
       const gaps = catchUpGaps(reads, monitor, from);
