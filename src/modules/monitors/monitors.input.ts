@@ -1,6 +1,5 @@
 import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from '../../shared/http/subreddit.ts';
-import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, rules } from '../../shared/http/validation-messages.ts';
-import { parseQuery, QuerySyntaxError } from '../../shared/matching/query.ts';
+import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -131,12 +130,8 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
       problems.push({ path: '/query', message: 'must be a query of words, "phrases", OR, NOT and fields (docs/api/queries.md), or null' });
       return null;
     }
-    try {
-      parseQuery(text);
-    } catch (error) {
-      if (!(error instanceof QuerySyntaxError)) throw error;
-      problems.push({ path: '/query', message: `is not a valid query: ${error.message}`, position: error.position });
-    }
+    const problem = queryProblem(text);
+    if (problem) problems.push(problem);
     return text;
   },
   intent(problems, value) {

@@ -1,9 +1,8 @@
 import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
-import type { MatchItem } from '../../shared/matching/keywords.ts';
-import { buildMatchIndex } from '../../shared/matching/keywords.ts';
-import { combinedQuery, parseQuery, QuerySyntaxError, searchTerms } from '../../shared/matching/query.ts';
+import { buildMatchIndex, type MatchItem } from '../../shared/matching/keywords.ts';
+import { combinedQuery, parseQuery, searchTerms } from '../../shared/matching/query.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
-import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, rules } from '../../shared/http/validation-messages.ts';
+import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
 
 export interface ScrapeRequest {
   subreddits: string[];
@@ -68,13 +67,10 @@ function foldDuplicates(values: string[]): string[] {
 /** The query's problem, if it has one: a syntax error at its position, or nothing Reddit's search could be asked for. */
 function queryProblems(query: string | null): { path: string; message: string; position?: number }[] {
   if (query === null) return [];
-  try {
-    if (searchTerms(parseQuery(query)).length > 0) return [];
-    return [{ path: '/query', message: 'needs a word or phrase that must be present: a scrape searches Reddit for them (author: or flair: alone cannot be searched)' }];
-  } catch (error) {
-    if (!(error instanceof QuerySyntaxError)) throw error;
-    return [{ path: '/query', message: `is not a valid query: ${error.message}`, position: error.position }];
-  }
+  const problem = queryProblem(query);
+  if (problem) return [problem];
+  if (searchTerms(parseQuery(query)).length > 0) return [];
+  return [{ path: '/query', message: 'needs a word or phrase that must be present: a scrape searches Reddit for them (author: or flair: alone cannot be searched)' }];
 }
 
 /** Applies defaults, trims and folds the body; a keyword that is blank or too long after trimming, or a bad query, is a 422. */

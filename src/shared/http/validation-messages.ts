@@ -1,4 +1,5 @@
 import { validationError } from '../errors.ts';
+import { parseQuery, QuerySyntaxError } from '../matching/query.ts';
 
 /**
  * The wording of every validation message: "<field> <rule>", e.g. "limit is a whole number from 1 to
@@ -197,6 +198,17 @@ type Problem = { path: string; message: string; position?: number };
 export function matchingRuleCode(problems: Problem[]): string {
   if (problems.every((p) => p.path === '/query')) return 'query.invalid';
   return problems.every((p) => p.message === NOTHING_TO_MATCH) ? 'query.missing' : 'request.invalid';
+}
+
+/** A query field's problem (monitors, scrapes): where the grammar refused it and why; null when it parses. */
+export function queryProblem(query: string): Problem | null {
+  try {
+    parseQuery(query);
+    return null;
+  } catch (error) {
+    if (!(error instanceof QuerySyntaxError)) throw error;
+    return { path: '/query', message: `is not a valid query: ${error.message}`, position: error.position };
+  }
 }
 
 /** Monitors and scrapes: at least one keyword, or a query. */
