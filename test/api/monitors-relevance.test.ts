@@ -90,8 +90,8 @@ describe.each(engines)('monitors with an intent: judged, delivered or filtered, 
     expect(prompt.text).toContain(INTENT);
   });
 
-  it('changing the bar re-sorts the stored verdicts without asking the model again', async () => {
-    const { token, monitor } = await judgedMonitor('resorted', 100);
+  it('changing the bar re-sorts the stored verdicts without asking the model again, and charges nothing', async () => {
+    const { accountId, token, monitor } = await judgedMonitor('resorted', 100);
     post('resorted', 'Which tool do you recommend for monitoring?');
     post('resorted', 'Monitoring the weather station');
     clock.advance(5);
@@ -106,6 +106,7 @@ describe.each(engines)('monitors with an intent: judged, delivered or filtered, 
     expect(await matches(token, monitor.id)).toEqual([]);
     expect((await matches(token, monitor.id, '&include=filtered')).every((m) => m.filtered)).toBe(true);
     expect(llm.requests.length).toBe(calls);
+    await expectExactLedger(accountId, 96);
   });
 
   it('a model that is down: every match delivered unjudged and not charged for judging, the health and one monitor.health event say so', async () => {
