@@ -9,7 +9,7 @@ import { capText, clip, plural } from '../../shared/text.ts';
 export const JUDGE_BATCH = 10;
 
 export interface JudgeItem {
-  /** Ours (a match's id); the model never sees it, only the item's number in its batch. */
+  /** The caller's, unique in one run; the model never sees it, only the item's number in its batch. */
   key: string;
   type: 'post' | 'comment';
   subreddit: string;

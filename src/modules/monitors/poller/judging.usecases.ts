@@ -9,7 +9,8 @@
  */
 import type { Logger } from 'pino';
 import type { Database } from '../../../shared/db/database.ts';
-import type { RelevanceJudge } from '../../relevance/relevance.usecases.ts';
+import type { Verdict as Score } from '../../relevance/relevance.prompt.ts';
+import type { JudgeErrorCode, RelevanceJudge } from '../../relevance/relevance.usecases.ts';
 import type { Found } from './poller.cycle.ts';
 import type { MonitorEventType } from '../../webhooks/webhooks.events.ts';
 import { judgeChangeMessage, noCalls, observedJudgeState, type JudgeState } from './judge-state.ts';
@@ -17,10 +18,11 @@ import { createJudgingRepository } from './judging.repository.ts';
 import { createObservedStateRepository } from './observed-state.repository.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
-export type JudgeError = { code: string; message: string };
+/** The judge's own reasons, and one of the poller's: no model is configured any more. */
+type JudgeError = { code: JudgeErrorCode | 'judge_not_configured'; message: string };
 
 /** A match's verdict: a score with its reason, the model and the prompt it came from; or why there is none. */
-export type Verdict = { score: number; reason: string; model: string; prompt: string } | { error: JudgeError };
+export type Verdict = (Score & { model: string; prompt: string }) | { error: JudgeError };
 
 /** A match on its way to be stored; `verdict` is null for a monitor without an intent. */
 export type JudgedFound = Found & { verdict: Verdict | null };
@@ -98,7 +100,7 @@ export function createMatchJudging(deps: {
     for (const monitor of monitors) if (monitor.intent) await announce(monitor, 'monitor.health', { judge });
   }
 
-  return { judge, settle, state: () => state.read() };
+  return { judge, settle };
 }
 
 export type MatchJudging = ReturnType<typeof createMatchJudging>;
