@@ -56,7 +56,7 @@ export interface FakePost {
   over_18?: boolean;
   /** Link target; defaults to the post's own permalink (a self post). */
   url?: string;
-  /** Its link flair text; Reddit sends `link_flair_text: null` for a post without one. */
+  /** Its link flair text; a post without one has `"link_flair_text": null`, as a recorded `/r/golang/new.json` listing shows. */
   flair?: string;
   /** Fields sent as given, over the generated ones (what Reddit might send: a relative url, a bad date). */
   raw?: Record<string, unknown>;
