@@ -7,6 +7,7 @@ import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts
 import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { authenticateRequest, callerOf, requireScope } from '../modules/keys/keys.hooks.ts';
 import { monitorsRoutes } from '../modules/monitors/monitors.routes.ts';
+import { inboxRoutes } from '../modules/monitors/inbox/inbox.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
@@ -73,6 +74,7 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(generateRoutes, { generate: services.generate });
   await api.register(publishRoutes, { publish: services.publish });
   await api.register(monitorsRoutes, { monitors: services.monitors });
+  await api.register(inboxRoutes, { inbox: services.inbox });
 
   // After a billable call that went through, send any low-balance alert it wrote (and start the auto
   // top-up of a crossing it made) now rather than at the worker's next pass. Not awaited: the answer is

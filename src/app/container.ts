@@ -19,6 +19,7 @@ import { createMatchJudging } from '../modules/monitors/poller/judging.usecases.
 import { createRelevanceJudge } from '../modules/relevance/relevance.usecases.ts';
 import { requestsPerCycle } from '../modules/monitors/poller/poller.schedule.ts';
 import { createMonitorsUsecases } from '../modules/monitors/monitors.usecases.ts';
+import { createInboxUsecases, findMatchedItem, inboxIn } from '../modules/monitors/inbox/inbox.usecases.ts';
 import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runner.ts';
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
@@ -132,7 +133,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging }),
+    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging, drafts: generate }),
     judging,
     clock,
     config: config.monitors,
@@ -210,9 +211,11 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       subreddits,
       redditConfigured: reddit !== null,
       intervalSeconds: config.monitors.intervalSeconds,
-      judgeConfigured: judge !== null,
+      llmConfigured: judge !== null,
       limits: config.monitors,
     }),
+    /** Delivered matches with their drafts and publications: draft, dismiss, reopen (publishing goes through `publish`). */
+    inbox: createInboxUsecases({ db, clock, generate }),
     subreddits,
     rateLimit,
     redditBudget,
@@ -259,8 +262,10 @@ function createGeneratePublish(
         ? createRedditUserClient({ ...config.reddit, redirectUri: config.redditRedirectUri })
         : null;
   const connections = createConnectionsUsecases({ ...base, redditUser, secretKey: config.secretKey, missing });
-  const generate = createGenerateUsecases({ ...base, llm, prices: config.prices });
-  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices });
+  // A reply's context comes from the account's monitor matches when it has them, and marks them in the inbox.
+  const findMatched = (accountId: string, ref: string) => findMatchedItem(base.db, accountId, ref);
+  const generate = createGenerateUsecases({ ...base, llm, prices: config.prices, findMatched, inbox: inboxIn });
+  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices, rails: config.rails, locate: generate.locate });
   return { generate, publish, connections, llm };
 }
 

@@ -11,6 +11,7 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
   const { handler } = createMcpEndpoint({
     scrape: services.scrape,
     monitors: services.monitors,
+    inbox: services.inbox,
     generate: services.generate,
     publish: services.publish,
     credits: services.credits,

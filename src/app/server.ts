@@ -160,6 +160,7 @@ export async function buildServer(
     credits: services.credits,
     scrape: services.scrape,
     monitors: services.monitors,
+    inbox: services.inbox,
     webhooks: services.webhooks,
     generate: services.generate,
     publish: services.publish,

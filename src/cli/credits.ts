@@ -52,7 +52,7 @@ export function creditsCommand(io: CliIo): Command {
     });
   credits
     .command('balance')
-    .description('print what an account can spend now (its balance less what unfinished scrapes hold) and the credits it owes')
+    .description('print what an account can spend now (its balance less what unfinished scrapes and publications hold) and the credits it owes')
     .addOption(emailOption())
     .option('--json', 'print {"balance": …, "owed": …} as GET /api/v1/balance answers instead of two lines')
     .action(async (options: { email: string; json?: boolean }) => {

@@ -5,3 +5,13 @@
  * can say where spend came from; null on older rows for which nothing recorded it.
  */
 export type Via = 'api' | 'mcp' | 'dashboard';
+
+/**
+ * Who pays for a billable action and through what: a key's caller (keys' `Caller` is one), a person on the
+ * dashboard (no key), or a monitor (no key, `via` where it was created). What generate and publish record of it.
+ */
+export interface Payer {
+  accountId: string;
+  keyId: string | null;
+  via: Via | null;
+}

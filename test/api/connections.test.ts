@@ -93,10 +93,11 @@ describe.each(engines)('Reddit connections (dashboard → Connections) on %s', (
     } finally {
       app.reddit.user.delayMs = 0;
     }
-    expect(await account.balance()).toBe(30 - PRICES.publish); // it may have gone out: charged until recovery asks Reddit
+    expect(await account.balance()).toBe(30 - PRICES.publish); // it may have gone out: held until recovery asks Reddit
     const again = await app.api('POST', '/api/v1/publish', { token: account.token, body });
     expect(again.status).toBe(409);
-    const sure = await app.api('POST', '/api/v1/publish', { token: account.token, body: { ...body, allow_duplicate: true } });
+    // The same text, and a second reply in its thread: each rail is lifted by its own flag.
+    const sure = await app.api('POST', '/api/v1/publish', { token: account.token, body: { ...body, allow_duplicate: true, allow_second_reply: true } });
     expect(sure.status).toBe(200);
     expect(await account.balance()).toBe(30 - 2 * PRICES.publish);
   });

@@ -103,7 +103,7 @@ describe.each(engines)('POST /api/v1/generate on %s', (engine) => {
   });
 
   it.each([
-    ['a reply without post_id', { type: 'reply', instructions: 'x' }, '/post_id'],
+    ['a reply without reply_to', { type: 'reply', instructions: 'x' }, '/reply_to'],
     ['a post without subreddit', { type: 'post', instructions: 'x' }, '/subreddit'],
     ['instructions over 2,000 characters', { type: 'post', subreddit: 'r/node', instructions: 'x'.repeat(2001) }, '/instructions'],
     ['an unknown field', { type: 'post', subreddit: 'r/node', instructions: 'x', temperature: 2 }, '/temperature'],

@@ -47,6 +47,8 @@ describe.each(engines)('the monitors API on %s', (engine) => {
       query: null,
       intent: null,
       min_relevance: 60,
+      draft_replies: false,
+      draft_instructions: null,
       health: {
         status: 'ok',
         reddit: { state: 'ok', since: null },

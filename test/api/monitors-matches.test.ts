@@ -63,6 +63,9 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
       judge_error: null,
       judge_model: null,
       filtered: false,
+      status: 'new',
+      draft_id: null,
+      publication_id: null,
     });
   });
 

@@ -7,6 +7,7 @@ import { startPublishingApp, type PublishingApp } from '../support/publishing.ts
 import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
 import { mutations, type Rule } from '../support/schema-mutations.ts';
 import { engines } from '../support/engines.ts';
+import { matchStore } from '../support/matches.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 
 /*
@@ -26,6 +27,7 @@ const LIMITS = { MONITOR_MAX_PER_ACCOUNT: '1000000', MONITOR_MAX_SUBREDDITS_PER_
 /** 422s with codes of their own that a valid body may get: checks the schema cannot say, about the account or Reddit. */
 const OTHER_422_CODES = [
   'billing.unknown_pack', // a whole number of credits, but no pack of CREDIT_PACKS has that many
+  'generate.reply_to_invalid', // a reply with neither reply_to nor its older name post_id, or both: a rule between two optional fields
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
@@ -53,6 +55,8 @@ const OPERATIONS = [
   'POST /api/v1/publish',
   'POST /api/v1/monitors',
   'PATCH /api/v1/monitors/{id}',
+  'PATCH /api/v1/generations/{id}',
+  'PATCH /api/v1/matches/{id}',
   'POST /api/v1/credits/checkout',
 ];
 
@@ -107,7 +111,8 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
   let app: PublishingApp;
   let stripe: FakeStripe;
   let token: string;
-  let monitorId: string;
+  /** The resource each PATCH changes, by the path's first segment: one of each, made below. */
+  const ids: Record<string, string> = {};
   let doc: Document;
   let ajv: Ajv2020;
 
@@ -125,7 +130,8 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
       },
       overrides: () => ({ resolveHost: async () => [{ address: PUBLIC_ADDRESS, family: 4 }] }),
     });
-    ({ token } = await app.connectedAccount(100_000_000));
+    const account = await app.connectedAccount(100_000_000);
+    token = account.token;
     // A post draft needs a title line and a body; the fake model's default echo is one line.
     app.llm.reply = () => 'Title: A draft\n\nIts body, as the instructions asked.';
     doc = await (await app.api('GET', '/openapi.json')).json();
@@ -134,7 +140,12 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     ajv.addSchema({ $id: 'doc', components: doc.components });
     const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'] } });
     expect(created.status).toBe(201);
-    monitorId = ((await created.json()) as { id: string }).id;
+    ids.monitors = ((await created.json()) as { id: string }).id;
+    // A completed draft to edit, and a match (the poller's to find; stored here as it stores them) to dismiss or reopen.
+    const drafted = await app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'x' } });
+    expect(drafted.status).toBe(200);
+    ids.generations = ((await drafted.json()) as { id: string }).id;
+    [ids.matches] = await matchStore(app.services.db)(ids.monitors, account.accountId, 1);
   });
   afterAll(async () => {
     await app?.close();
@@ -145,9 +156,10 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
 
   async function send(method: string, path: string, body: unknown): Promise<Outcome> {
-    // PATCH changes the one monitor made above; a scrape answers 202 at once and stays queued (no worker).
+    // PATCH changes the one resource of its kind made above; a scrape answers 202 at once and stays queued (no worker).
     const headers: Record<string, string> = path.endsWith('/scrape') ? { prefer: 'respond-async' } : {};
-    const response = await app.api(method, path.replace('{id}', monitorId), { token, body: JSON.stringify(body), headers });
+    const target = path.replace('{id}', ids[path.split('/')[3]!]!);
+    const response = await app.api(method, target, { token, body: JSON.stringify(body), headers });
     const problem = response.headers.get('content-type')?.startsWith('application/problem+json') ? await response.json() : (await response.arrayBuffer(), null);
     return { status: response.status, code: (problem as { code?: string } | null)?.code ?? null };
   }

@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/shared/config/config.ts';
+import { transaction } from '../../src/shared/db/database.ts';
+import { creditsIn } from '../../src/modules/credits/credits.usecases.ts';
 import { createLlmClient } from '../../src/integrations/llm/llm.client.ts';
 import { MAX_RECOVERY_CHECKS } from '../../src/modules/publish/publish.recovery.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
+import { insertMatches } from '../support/monitor-rows.ts';
+import { createMonitor } from '../support/monitors.ts';
 import { eventually } from '../support/receiver.ts';
 
 /**
@@ -26,6 +31,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
       }),
     });
     app.reddit.user.now = () => Math.floor(nowMs / 1000);
+    app.reddit.posts.push({ id: 'r9', subreddit: 'node', title: 'Which query builder?', selftext: 'We use raw SQL.', created_utc: Math.floor(nowMs / 1000) });
   });
   afterAll(() => app.close());
 
@@ -97,7 +103,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
     await ledgerMatches(account.accountId);
   });
 
-  it('a publication that did not go out is refunded on recovery', async () => {
+  it('a publication that did not go out has its hold released on recovery: the ledger never mentions it', async () => {
     const account = await app.connectedAccount(50);
     app.reddit.user.hangWithoutPosting();
     const { pending, row } = await startPublish(account);
@@ -108,7 +114,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
 
     app.reddit.user.dropHeld();
     expect((await pending).status).toBe(502);
-    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant', 'charge', 'refund']);
+    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant']);
     await ledgerMatches(account.accountId);
   });
 
@@ -121,12 +127,12 @@ describe.each(engines)('recovery of interrupted generations and publications on 
     expect(counts[0]! + counts[1]!).toBe(1);
     app.reddit.user.dropHeld();
     await pending;
-    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant', 'charge', 'refund']);
+    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant']);
     expect(await account.balance()).toBe(50);
     await ledgerMatches(account.accountId);
   });
 
-  it('while Reddit cannot be asked it stays unknown and charged; after the last round it is refunded as unknown', async () => {
+  it('while Reddit cannot be asked it stays unknown and held; after the last round it is settled unknown and released', async () => {
     const account = await app.connectedAccount(50);
     app.reddit.user.hangWithoutPosting();
     const started = await startPublish(account);
@@ -146,6 +152,57 @@ describe.each(engines)('recovery of interrupted generations and publications on 
     expect(await account.balance()).toBe(50);
     app.reddit.user.dropHeld();
     await pending;
+    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant']);
+    await ledgerMatches(account.accountId);
+  });
+
+  it('a draft for a monitor match that went out before its process died marks the match published once recovery finds it', async () => {
+    const account = await app.connectedAccount(50);
+    const draft = await (await app.api('POST', '/api/v1/generate', { token: account.token, body: { type: 'reply', post_id: 't3_r9', instructions: 'Help' } })).json();
+    const monitor = await createMonitor(app, account.token, { subreddits: ['r/node'], keywords: ['kysely'] });
+    await insertMatches(db(), { monitorId: monitor.id, accountId: account.accountId, count: 1 });
+    await db().updateTable('monitor_matches').set({ draft_id: draft.id, status: 'drafted' }).where('monitor_id', '=', monitor.id).execute();
+    app.reddit.user.postWithoutAnswer();
+    const pending = app.api('POST', '/api/v1/publish', { token: account.token, body: { generation_id: draft.id } });
+    await eventually(() => app.reddit.user.comments.some((c) => c.text === draft.body));
+    const row = (await publicationOf(account.accountId))!;
+    expect(row.status).toBe('running');
+    expect(await db().selectFrom('monitor_matches').select('status').where('monitor_id', '=', monitor.id).executeTakeFirst()).toEqual({ status: 'drafted' });
+
+    pastLease(row.lease_expires_at);
+    expect(await app.services.publish.recoverAbandoned()).toBe(1);
+    const match = await db().selectFrom('monitor_matches').select(['status', 'publication_id']).where('monitor_id', '=', monitor.id).executeTakeFirst();
+    expect(match).toEqual({ status: 'published', publication_id: row.id });
+    app.reddit.user.dropHeld();
+    expect((await pending).status).toBe(200);
+    expect((await ledgerOf(account.accountId)).map((e) => [e.kind, e.publication_id])).toEqual([['grant', null], ['charge', null], ['charge', row.id]]);
+    await ledgerMatches(account.accountId);
+  });
+
+  it('a publication charged when sent, before holds (no text_hash: migration 0020), is refunded, not released, when it did not go out', async () => {
+    const account = await app.connectedAccount(50);
+    const at = new Date(nowMs).toISOString();
+    const id = `pub_${randomBytes(14).toString('hex')}`;
+    // What the code before holds wrote: a charge and the running row, in one transaction.
+    await transaction(db(), async (trx) => {
+      await creditsIn(trx).charge({ accountId: account.accountId, keyId: null, price: PRICES.publish, purchase: { kind: 'publication', id }, at });
+      await trx
+        .insertInto('publications')
+        .values({
+          id, account_id: account.accountId, key_id: null, status: 'running', kind: 'comment', target: 't3_old', title: null, body: 'Sent before holds.',
+          generation_id: null, content_hash: 'c', idempotency_key: null, request_hash: 'r', reddit_id: null, permalink: null, price: PRICES.publish,
+          charged: PRICES.publish, error: null, lease_expires_at: new Date(nowMs + 70_000).toISOString(), created_at: at, completed_at: null,
+          author: account.username, recovery_checks: 0, via: 'api', subreddit: null, thread_id: null, text_hash: null,
+        })
+        .execute();
+    });
+    expect(await account.balance()).toBe(50 - PRICES.publish);
+    nowMs += 70_001;
+    expect(await app.services.publish.recoverAbandoned()).toBe(1);
+    expect(await publicationOf(account.accountId)).toMatchObject({ status: 'failed', charged: 0 });
+    expect((await ledgerOf(account.accountId)).map((e) => e.kind)).toEqual(['grant', 'charge', 'refund']);
+    expect(Number((await db().selectFrom('accounts').select('held').where('id', '=', account.accountId).executeTakeFirstOrThrow()).held)).toBe(0);
+    expect(await account.balance()).toBe(50);
     await ledgerMatches(account.accountId);
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import { insertMatches } from '../support/monitor-rows.ts';
+import { createMonitor } from '../support/monitors.ts';
 import { PRICES, startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
 
 const hoursAgo = (h: number) => Math.floor(Date.now() / 1000) - h * 3600;
@@ -18,7 +20,11 @@ describe.each(engines)('POST /api/v1/publish on %s', (engine) => {
   const ledgerMatches = async (account: ConnectedAccount) =>
     expect(await ledgerSum(app.services.db, account.accountId)).toBe(await account.balance());
   let n = 0;
-  const comment = (text = `A unique comment ${++n}`) => ({ type: 'comment', parent: 't3_p1', body: text });
+  // Each under a post of its own: one reply per thread is a rail (test/api/publish-rails.test.ts), not what these test.
+  const comment = (text?: string) => {
+    const k = ++n;
+    return { type: 'comment', parent: `t3_c${k}`, body: text ?? `A unique comment ${k}` };
+  };
 
   it('end to end: connect, scrape, generate a reply, publish it: one comment on Reddit, three charges', async () => {
     const account = await app.connectedAccount(100, { username: 'alice' });
@@ -46,6 +52,23 @@ describe.each(engines)('POST /api/v1/publish on %s', (engine) => {
     expect(usage.data[0]).toMatchObject({ type: 'charge', amount: -PRICES.publish, publication_id: publication.id });
     const stored = await (await app.api('GET', `/api/v1/publications/${publication.id}`, { token: account.token })).json();
     expect(stored.reddit).toEqual(publication.reddit);
+  });
+
+  it('a draft written for a monitor match marks the match published with its publication once Reddit accepts it, not before', async () => {
+    const account = await app.connectedAccount(100);
+    const draft = await (await app.api('POST', '/api/v1/generate', { token: account.token, body: { type: 'reply', post_id: 't3_p1', instructions: 'Help' } })).json();
+    const monitor = await createMonitor(app, account.token, { subreddits: ['r/node'], keywords: ['kysely'] });
+    await insertMatches(app.services.db, { monitorId: monitor.id, accountId: account.accountId, count: 1 });
+    const match = () => app.services.db.selectFrom('monitor_matches').select(['status', 'publication_id']).where('monitor_id', '=', monitor.id).executeTakeFirstOrThrow();
+    await app.services.db.updateTable('monitor_matches').set({ draft_id: draft.id, status: 'drafted' }).where('monitor_id', '=', monitor.id).execute();
+
+    app.reddit.user.rejectNext('THREAD_LOCKED', 'that thread is locked', 'parent');
+    expect((await publish(account, { generation_id: draft.id })).status).toBe(422);
+    expect(await match()).toEqual({ status: 'drafted', publication_id: null });
+    const publication = await (await publish(account, { generation_id: draft.id })).json();
+    expect(publication.status).toBe('published');
+    expect(await match()).toEqual({ status: 'published', publication_id: publication.id });
+    await ledgerMatches(account);
   });
 
   it('a self post goes to /api/submit with kind=self, the title and the text', async () => {
@@ -205,15 +228,16 @@ describe.each(engines)('POST /api/v1/publish on %s', (engine) => {
     expect((await publish(account, body, { 'idempotency-key': 'k-2' })).status).toBe(200);
   });
 
-  it('without a key, the same text to the same place within 10 minutes → 409 unless allow_duplicate', async () => {
+  it('without a key, the same text to the same place again → 409 publish.duplicate, unless allow_duplicate (and allow_second_reply)', async () => {
     const account = await app.connectedAccount(40);
     const body = comment();
-    expect((await publish(account, body)).status).toBe(200);
+    const first = await (await publish(account, body)).json();
     const again = await publish(account, body);
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ code: 'publish.duplicate', publication_id: expect.stringMatching(/^pub_/) });
-    expect((await publish(account, { ...body, allow_duplicate: true })).status).toBe(200);
+    expect(await again.json()).toMatchObject({ code: 'publish.duplicate', publication_id: first.id });
+    expect((await publish(account, { ...body, allow_duplicate: true, allow_second_reply: true })).status).toBe(200);
     expect(await account.balance()).toBe(40 - 2 * PRICES.publish);
+    await ledgerMatches(account);
   });
 
   it.each([

@@ -97,7 +97,7 @@ describe.each(engines)('an unexpected failure of a scrape on %s', (engine) => {
     // An outside client that breaks in a way nobody planned for (not a Reddit outage).
     const reddit: RedditClient = {
       search: () => Promise.reject(new TypeError('something nobody planned for')),
-      getPost: () => Promise.resolve(null),
+      getItem: () => Promise.resolve(null),
       describeSubreddits: (names) => Promise.resolve(names.map((name) => ({ name, displayName: name, state: 'ok', nsfw: false }))),
       listing: () => Promise.reject(new TypeError('something nobody planned for')),
     };

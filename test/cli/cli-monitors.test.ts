@@ -28,7 +28,7 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
       },
       subreddits: createSubredditsUsecases({ db: database.db, reddit: null, clock: () => at }),
       redditConfigured: true,
-      judgeConfigured: false,
+      llmConfigured: false,
       intervalSeconds: 60,
       limits: { maxPerAccount: 25, maxSubredditsPerAccount: 500 },
     });

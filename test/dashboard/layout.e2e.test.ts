@@ -49,6 +49,7 @@ const PAGES: LayoutPage[] = [
   { name: 'scrape-results', path: (f) => `/dashboard/scrapes/${f.scrapeId}` },
   { name: 'monitors', path: '/dashboard/monitors' },
   { name: 'monitor', path: (f) => `/dashboard/monitors/${f.monitorId}` },
+  { name: 'inbox', path: '/dashboard/inbox' },
   { name: 'drafts', path: '/dashboard/drafts' },
   { name: 'publications', path: '/dashboard/publications' },
   { name: 'webhooks', path: '/dashboard/webhooks' },
@@ -131,7 +132,7 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
 
       const lines = await page.evaluate(headerLines);
       if (entry.guest) return expect(lines).toEqual([]);
-      expect(lines.map((l) => l.text)).toEqual(expect.arrayContaining(['API keys', 'Credits', 'Scrapes', 'Webhooks', 'Connections', 'API docs', 'Log out']));
+      expect(lines.map((l) => l.text)).toEqual(expect.arrayContaining(['API keys', 'Credits', 'Scrapes', 'Inbox', 'Webhooks', 'Connections', 'API docs', 'Log out']));
       for (const line of lines) {
         expect(line, `"${line.text}" is on screen`).toMatchObject({ visible: true });
         expect(line.lines, `"${line.text}" is on one line`).toBe(1);

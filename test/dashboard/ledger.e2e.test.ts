@@ -15,6 +15,7 @@ describe.skipIf(!hasChromium)('the Credits, Drafts and Publications pages at 128
   beforeAll(async () => {
     app = await startPublishingApp('sqlite');
     app.reddit.posts.push({ id: 'shot1', subreddit: 'selfhosted', title: 'Which dashboard do you run?', created_utc: Math.floor(Date.now() / 1000) });
+    app.reddit.posts.push({ id: 'shot2', subreddit: 'grafana', title: 'Show your dashboards', created_utc: Math.floor(Date.now() / 1000) });
     app.reddit.subreddits.set('homelabsecret', 'private');
     account = await app.connectedAccount(100, { username: 'screenshotter' });
     const api = async (path: string, body: unknown) => (await app.api('POST', path, { token: account.token, body })).json();
@@ -25,7 +26,8 @@ describe.skipIf(!hasChromium)('the Credits, Drafts and Publications pages at 128
     await api('/api/v1/generate', { type: 'reply', post_id: 't3_shot1', instructions: 'Again' });
     ids.publication = (await api('/api/v1/publish', { generation_id: ids.draft })).id;
     app.reddit.user.rejectNext('THREAD_LOCKED', 'that thread is locked', 'parent');
-    await api('/api/v1/publish', { type: 'comment', parent: 't3_shot1', body: 'Grafana.' });
+    // In another thread and subreddit than the draft's, so that the refusal is Reddit's, not a rail's.
+    await api('/api/v1/publish', { type: 'comment', parent: 't3_shot2', body: 'Grafana.' });
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -17,6 +17,8 @@ const TOOLS = [
   'create_monitor',
   'list_monitors',
   'update_monitor',
+  'list_inbox',
+  'draft_reply',
   'generate_draft',
   'publish',
   'get_balance',
@@ -29,11 +31,14 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
   let app: PublishingApp;
   const accounts: ConnectedAccount[] = [];
   const clients: Client[] = [];
+  // One store for the suite: it numbers the matches it makes, so two would make the same ids.
+  let storeMatches: ReturnType<typeof matchStore>;
 
   beforeAll(async () => {
     // A short synchronous wait, so that one test can see a scrape outlast it.
     app = await startPublishingApp(engine, { env: { SCRAPE_SYNC_WAIT_MS: '1000' } });
     app.reddit.posts.push({ id: 'mcp1', subreddit: 'node', title: 'Which query builder for Postgres?', selftext: 'We use raw SQL.', created_utc: hoursAgo(1) });
+    storeMatches = matchStore(app.services.db);
   });
   afterAll(() => app.close());
   // The ledger sums to the balance after every test, whatever the test did.
@@ -50,7 +55,7 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     return { account, client };
   }
 
-  it('lists ten tools in a stable order, each with a valid JSON Schema of type object and a description naming its cost', async () => {
+  it('lists twelve tools in a stable order, each with a valid JSON Schema of type object and a description naming its cost', async () => {
     const { client } = await connected(0);
     const first = await client.listTools();
     const second = await client.listTools();
@@ -89,17 +94,22 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const none = await callTool(client, 'get_monitor_matches', { id: monitorId });
     expect(none.structuredContent).toMatchObject({ data: [], next_after: null });
 
-    const draft = await callTool(client, 'generate_draft', { type: 'reply', post_id: 't3_mcp1', instructions: 'Suggest Kysely' });
+    const [matchId] = await storeMatches(monitorId, account.accountId, 1);
+    const inbox = await callTool(client, 'list_inbox', { monitor_id: monitorId });
+    expect((inbox.structuredContent!.data as { id: string }[]).map((m) => m.id)).toEqual([matchId]);
+    const reply = await callTool(client, 'draft_reply', { match_id: matchId });
+    expect(reply.structuredContent).toMatchObject({ status: 'completed', match_id: matchId, credits: { charged: PRICES.generate } });
+    const draft = await callTool(client, 'generate_draft', { type: 'reply', reply_to: 't3_mcp1', instructions: 'Suggest Kysely' });
     expect(draft.structuredContent).toMatchObject({ status: 'completed', credits: { charged: PRICES.generate } });
     const draftId = draft.structuredContent!.id as string;
     const posted = await callTool(client, 'publish', { generation_id: draftId, confirm: true });
     expect(posted.structuredContent, textOf(posted)).toMatchObject({ status: 'published', credits: { charged: PRICES.publish } });
 
     const balance = await callTool(client, 'get_balance');
-    expect(balance.structuredContent).toEqual({ balance: 100 - 1 - PRICES.generate - PRICES.publish, owed: 0 });
-    const usage = await callTool(client, 'list_usage', { limit: 3 });
+    expect(balance.structuredContent).toEqual({ balance: 100 - 1 - 2 * PRICES.generate - PRICES.publish, owed: 0 });
+    const usage = await callTool(client, 'list_usage', { limit: 4 });
     const entries = usage.structuredContent!.data as { amount: number; key: { prefix: string } | null; via: string | null }[];
-    expect(entries.map((e) => [e.amount, e.via])).toEqual([[-PRICES.publish, 'mcp'], [-PRICES.generate, 'mcp'], [-1, 'mcp']]);
+    expect(entries.map((e) => [e.amount, e.via])).toEqual([[-PRICES.publish, 'mcp'], [-PRICES.generate, 'mcp'], [-PRICES.generate, 'mcp'], [-1, 'mcp']]);
     expect(entries.every((e) => account.token.startsWith(e.key!.prefix))).toBe(true);
   });
 
@@ -176,7 +186,6 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     const { account, client } = await connected(0);
     const monitor = await callTool(client, 'create_monitor', { name: 'Once each', subreddits: ['r/node'], keywords: ['subpilot'] });
     const monitorId = monitor.structuredContent!.id as string;
-    const storeMatches = matchStore(app.services.db);
     const seen: string[] = [];
     let after: string | undefined;
     const read = async () => {

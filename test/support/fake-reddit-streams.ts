@@ -263,3 +263,14 @@ export function createRateWindow(fake: {
     return { headers: refused ? { ...headers, 'retry-after': reset } : headers, refused };
   };
 }
+
+/**
+ * The children of `/api/info?id=…`: the posts (t3) and comments (t1) it knows, unknown ids left out. A
+ * comment here has no link_title (only listings under a subreddit or a user carry it), so the service
+ * must read the post by its link_id for the title rather than trust it is there.
+ */
+export function infoChildren(ids: string[], posts: FakePost[], comments: FakeComment[]): Json[] {
+  const found = posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: postThing(p) }));
+  const untitled = (c: FakeComment) => Object.fromEntries(Object.entries(commentThing(c) as Record<string, unknown>).filter(([key]) => key !== 'link_title'));
+  return [...found, ...comments.filter((c) => ids.includes(`t1_${c.id}`)).map((c) => ({ kind: 't1', data: untitled(c) }))];
+}

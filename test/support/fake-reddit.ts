@@ -25,6 +25,8 @@
  *   fake-reddit-streams.ts. `addPost`/`addComment` create items with ids from one increasing base-36
  *   sequence (as Reddit's), created now by `clock` unless given.
  * - `GET /r/{name}/about`: a t5 thing for public subreddits, otherwise the same error answers as search.
+ * - `GET /api/info?id=t3_…,t1_…`: a Listing of the posts (t3) and comments (t1) it knows, unknown ids left out;
+ *   a comment there has no `link_title` (a reply draft reads its post by `link_id` for the title).
  * - `GET /api/info?sr_name=a,b,c` and `blockApp(...)`: see fake-reddit-subreddits.ts.
  * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
  *   answers clients that do not identify themselves.
@@ -36,8 +38,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeRedditUser, type FakeRedditUser } from './fake-reddit-user.ts';
-import { postThing, searchListing } from './fake-reddit-listings.ts';
-import { createRateWindow, createStreamWriters, createSubredditIndex, streamListing } from './fake-reddit-streams.ts';
+import { searchListing } from './fake-reddit-listings.ts';
+import { createRateWindow, createStreamWriters, infoChildren, createSubredditIndex, streamListing } from './fake-reddit-streams.ts';
 import type { FakeComment, NewComment, NewPost } from './fake-reddit-streams.ts';
 import { refusal, sendBlockPage, subredditInfos } from './fake-reddit-subreddits.ts';
 
@@ -225,8 +227,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: children.length, children, before: null } }, rate);
     }
     if (url.pathname === '/api/info') {
-      const ids = (url.searchParams.get('id') ?? '').split(',');
-      const found = fake.posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: postThing(p) }));
+      const found = infoChildren((url.searchParams.get('id') ?? '').split(','), fake.posts, fake.comments);
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: found.length, children: found, before: null } }, rate);
     }
     const match = /^\/r\/([^/]+)\/(search|about|new|comments)(?:\.json)?\/?$/.exec(url.pathname);

@@ -26,7 +26,9 @@ export interface World {
   freshLimitsKey(): Promise<string>;
   /** A key on `limits` for the 429s, and for the calls once its database is gone. */
   throttled: string;
-  ids: { scrape: string; generation: string; publication: string; monitor: string; payment: string };
+  ids: { scrape: string; generation: string; publication: string; monitor: string; match: string; payment: string };
+  /** Stores matches of a monitor as the poller does (one store for the run: it numbers them, and ids must not repeat). */
+  storeMatches(monitorId: string, accountId: string, count: number): Promise<string[]>;
   /** A number of its own for each call, so no two texts or keys are the same. */
   serial(): number;
 }
@@ -40,11 +42,21 @@ export const get = (target: string): Call => ({ method: 'GET', target });
 export const post = (target: string, body: unknown): Call => ({ method: 'POST', target, body });
 export const scrapeBody = { subreddits: ['r/node'], keywords: ['contract'] };
 // A reply: the fake model's one-line answer is a whole reply, where a post would want a title and a body.
-export const generateBody = { type: 'reply', post_id: 't3_c1', instructions: 'A short tip' };
+export const generateBody = { type: 'reply', reply_to: 't3_c1', instructions: 'A short tip' };
 export const monitorBody = { name: 'Contract watch', subreddits: ['r/node'], keywords: ['contract'] };
 // The smaller of the contract app's two packs (CREDIT_PACKS 500:5.00,2000:18.00).
 export const checkoutBody = { credits: 500 };
-export const comment = (w: World) => ({ type: 'comment', parent: 't3_c1', body: `Contract comment ${w.serial()}` });
+/**
+ * A comment under a post of its own that the service holds nothing of: the rails then know neither its
+ * subreddit nor another reply in its thread, so the rich account's many comments of this run meet no
+ * rail but the hourly pace, which counts only those that went out (a few: most scenarios are refusals).
+ * The rails' own refusals are brought about on accounts of their own (openapi-contract-replies.ts).
+ * Reddit (the fake) takes any parent.
+ */
+export const comment = (w: World) => {
+  const n = w.serial();
+  return { type: 'comment', parent: `t3_k${n}`, body: `Contract comment ${n}` };
+};
 
 /** A valid call of each operation but HEAD (a HEAD twin sends its GET's call), and the scope its key needs. */
 export const CALLS: Record<string, { method: string; scope: Scope; target: (w: World) => string; body?: (w: World) => unknown }> = {
@@ -56,6 +68,12 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   listScrapes: { method: 'GET', scope: 'read', target: () => '/api/v1/scrapes' },
   createGeneration: { method: 'POST', scope: 'generate', target: () => '/api/v1/generate', body: () => generateBody },
   getGeneration: { method: 'GET', scope: 'read', target: (w) => `/api/v1/generations/${w.ids.generation}` },
+  updateGeneration: {
+    method: 'PATCH',
+    scope: 'generate',
+    target: (w) => `/api/v1/generations/${w.ids.generation}`,
+    body: (w) => ({ body: `Edited by a person, ${w.serial()}.` }),
+  },
   createPublication: { method: 'POST', scope: 'publish', target: () => '/api/v1/publish', body: comment },
   getPublication: { method: 'GET', scope: 'read', target: (w) => `/api/v1/publications/${w.ids.publication}` },
   createMonitor: { method: 'POST', scope: 'monitors', target: () => '/api/v1/monitors', body: () => monitorBody },
@@ -65,6 +83,9 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   // A monitor of nobody: the answers every operation gives come before the look-up, and none deletes one.
   deleteMonitor: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/monitors/mon_${NO_ID}` },
   listMonitorMatches: { method: 'GET', scope: 'read', target: (w) => `/api/v1/monitors/${w.ids.monitor}/matches` },
+  listInbox: { method: 'GET', scope: 'read', target: () => '/api/v1/inbox' },
+  getMatch: { method: 'GET', scope: 'read', target: (w) => `/api/v1/matches/${w.ids.match}` },
+  updateMatch: { method: 'PATCH', scope: 'monitors', target: (w) => `/api/v1/matches/${w.ids.match}`, body: () => ({ status: 'dismissed' }) },
   createCheckout: { method: 'POST', scope: 'billing', target: () => '/api/v1/credits/checkout', body: () => checkoutBody },
   getPayment: { method: 'GET', scope: 'read', target: (w) => `/api/v1/credits/payments/${w.ids.payment}` },
 };

@@ -1,7 +1,8 @@
 /**
  * The answers only some operations give, and how the contract test (test/api/openapi-contract.test.ts)
  * brings each one about: one scenario per (operation, status), and a few more for their codes. The
- * answers every operation gives are in openapi-contract-calls.ts.
+ * answers every operation gives are in openapi-contract-calls.ts; those of replies, the inbox and the
+ * publishing rails in openapi-contract-replies.ts, made with the helpers exported here.
  */
 import type { Call } from './openapi-contract-apps.ts';
 import {
@@ -20,17 +21,22 @@ import {
 } from './openapi-contract-calls.ts';
 import { eventually } from './receiver.ts';
 
-/** One answer of one operation: `call` is sent to `main`, as the rich account unless it names a key; `run` does more. */
+/**
+ * One answer of one operation: `call` is sent to `main`, as the rich account unless it names a key; `run`
+ * does more. `code`, when given, is the problem code the answer must carry: where a status has several
+ * and the scenario is there for one of them.
+ */
 export interface Scenario {
   name: string;
   operation: string;
   status: number;
+  code?: string;
   call?: (w: World) => Call | Promise<Call>;
   run?: (w: World) => Promise<Checked>;
 }
 
-const scenario = (operation: string, status: number, what: string, how: Pick<Scenario, 'call' | 'run'>): Scenario => ({
-  name: `${operation}: ${what} → ${status}`,
+export const scenario = (operation: string, status: number, what: string, how: Pick<Scenario, 'call' | 'run' | 'code'>): Scenario => ({
+  name: `${operation}: ${what} → ${status}${how.code ? ` ${how.code}` : ''}`,
   operation,
   status,
   ...how,
@@ -40,10 +46,10 @@ const LONG_ID = 'x'.repeat(70); // over the schemas' 64, under the router's 100:
 const TOO_LONG_ID = 'x'.repeat(120); // over the router's limit: no resource at all, a 404
 const TOO_LARGE = JSON.stringify({ padding: 'x'.repeat(70 * 1024) });
 
-const ok = (operation: string, status = 200) => scenario(operation, status, 'a valid call', { call: (w) => callOf(w, operation) });
+export const ok = (operation: string, status = 200) => scenario(operation, status, 'a valid call', { call: (w) => callOf(w, operation) });
 
 /** 400, 413, 415 and 422 of an operation that takes a JSON body. */
-const bodyRefusals = (operation: string, method: string, target: (w: World) => string, invalid: unknown): Scenario[] => [
+export const bodyRefusals = (operation: string, method: string, target: (w: World) => string, invalid: unknown): Scenario[] => [
   scenario(operation, 400, 'malformed JSON', { call: (w) => ({ method, target: target(w), body: '{"broken' }) }),
   scenario(operation, 413, 'a body over 64 KiB', { call: (w) => ({ method, target: target(w), body: TOO_LARGE }) }),
   scenario(operation, 415, 'a body that is not JSON', {
@@ -52,19 +58,19 @@ const bodyRefusals = (operation: string, method: string, target: (w: World) => s
   scenario(operation, 422, 'a body its schema refuses', { call: (w) => ({ method, target: target(w), body: invalid }) }),
 ];
 
-const paged = (operation: string, path: string): Scenario[] => [
+export const paged = (operation: string, path: string): Scenario[] => [
   scenario(operation, 400, 'a cursor it never gave', { call: () => get(`${path}?cursor=not-a-cursor`) }),
   scenario(operation, 422, 'limit=0', { call: () => get(`${path}?limit=0`) }),
 ];
 
-const byId = (operation: string, path: string, prefix: string): Scenario[] => [
+export const byId = (operation: string, path: string, prefix: string): Scenario[] => [
   scenario(operation, 404, 'an id of nothing in the account', { call: () => get(`${path}/${prefix}_${NO_ID}`) }),
   scenario(operation, 404, 'an id longer than the router takes', { call: () => get(`${path}/${TOO_LONG_ID}`) }),
   scenario(operation, 422, 'an id longer than the schema allows', { call: () => get(`${path}/${LONG_ID}`) }),
 ];
 
 /** One call to `main` while an upstream (Reddit, the model) is `arrange`d to misbehave; set back after. */
-async function whileUpstream(w: World, arrange: (on: boolean) => void, call: Call) {
+export async function whileUpstream(w: World, arrange: (on: boolean) => void, call: Call) {
   arrange(true);
   try {
     return await w.send('main', call);

@@ -12,6 +12,30 @@ interface Example {
 
 const MONITOR = { monitor_id: 'mon_01a208a2b86e5c0f7d3e9a41b2c6', name: 'pricing mentions' };
 
+const MATCH = {
+  id: 'mat_01a208b6cc6c3f9d2a7b0e415c86',
+  monitor_id: MONITOR.monitor_id,
+  type: 'comment',
+  reddit_id: 't1_lx8q2zd',
+  subreddit: 'r/SaaS',
+  title: 'What do you pay for Reddit monitoring?',
+  body: 'Their pricing page says 1 credit per match.',
+  author: 'founder42',
+  permalink: 'https://www.reddit.com/r/SaaS/comments/1h2m9xq/what_do_you_pay_for_reddit_monitoring/lx8q2zd/',
+  created_at: '2026-11-23T14:01:31.000Z',
+  matched_keywords: ['pricing'],
+  found_at: '2026-11-23T14:02:07.338Z',
+  relevance: null,
+  relevance_reason: null,
+  judge_error: null,
+  judge_model: null,
+  filtered: false,
+  // Just found: nobody has answered or dismissed it yet.
+  status: 'new',
+  draft_id: null,
+  publication_id: null,
+};
+
 const scrape = {
   id: 'scr_01a208a71f60b4e29c7a05d1f38e',
   subreddits: ['r/node', 'r/webdev'],
@@ -85,33 +109,15 @@ export const webhookExamples: Record<WebhookEventType, Record<string, Example>> 
   'monitor.matches': {
     matches: {
       summary: 'One new match (a delivery carries up to 100)',
+      value: { type: 'monitor.matches', timestamp: '2026-11-23T14:02:07.340Z', data: { ...MONITOR, matches: [MATCH] } },
+    },
+    drafted: {
+      // Sent once the draft is written, so the match is already drafted.
+      summary: 'A match of a monitor with draft_replies: draft_id names the reply drafted for it (GET /api/v1/generations/{id}); nothing is published by itself',
       value: {
         type: 'monitor.matches',
         timestamp: '2026-11-23T14:02:07.340Z',
-        data: {
-          ...MONITOR,
-          matches: [
-            {
-              id: 'mat_01a208b6cc6c3f9d2a7b0e415c86',
-              monitor_id: MONITOR.monitor_id,
-              type: 'comment',
-              reddit_id: 't1_lx8q2zd',
-              subreddit: 'r/SaaS',
-              title: 'What do you pay for Reddit monitoring?',
-              body: 'Their pricing page says 1 credit per match.',
-              author: 'founder42',
-              permalink: 'https://www.reddit.com/r/SaaS/comments/1h2m9xq/what_do_you_pay_for_reddit_monitoring/lx8q2zd/',
-              created_at: '2026-11-23T14:01:31.000Z',
-              matched_keywords: ['pricing'],
-              found_at: '2026-11-23T14:02:07.338Z',
-              relevance: null,
-              relevance_reason: null,
-              judge_error: null,
-              judge_model: null,
-              filtered: false,
-            },
-          ],
-        },
+        data: { ...MONITOR, matches: [{ ...MATCH, status: 'drafted', draft_id: 'gen_01a208b6cc7e5d1f3a9c2b7e0d64' }] },
       },
     },
   },

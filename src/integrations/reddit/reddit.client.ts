@@ -5,7 +5,7 @@
  */
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
-import { readListing } from './reddit.listings.ts';
+import { parseItems, readListing } from './reddit.listings.ts';
 import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import { MAX_PAGE_SIZE, MAX_SUBREDDITS_PER_REQUEST, aboutPath, buildQueries, chunk, searchPath } from './reddit.query.ts';
 import { describeSubreddits } from './reddit.subreddits.ts';
@@ -13,6 +13,7 @@ import type {
   DescribeOptions,
   ListingInput,
   ListingOutput,
+  RedditItem,
   RedditPost,
   SearchInput,
   SearchOutput,
@@ -22,8 +23,12 @@ import type {
 
 export interface RedditClient {
   search(input: SearchInput): Promise<SearchOutput>;
-  /** One post by its t3_ id, with the app-only token; null when Reddit does not know it. */
-  getPost(id: string, accountId?: string): Promise<RedditPost | null>;
+  /**
+   * One post (t3_) or comment (t1_) by its fullname, with the app-only token (`/api/info?id=`); null when
+   * Reddit does not know it. A comment read this way has no post title (Reddit's info answer leaves
+   * link_title out), so `title` is '' and the caller reads its post, named in `permalink`, if it needs one.
+   */
+  getItem(fullname: string, accountId?: string): Promise<RedditItem | null>;
   /**
    * The state of each named subreddit (names without "r/"), in as few requests as Reddit allows: one
    * `/api/info?sr_name=` per 100 names, then an about page only for those that answer cannot settle
@@ -78,13 +83,14 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
   });
   return {
     search: (input) => new Search(http, input).run(),
-    async getPost(id, accountId) {
-      const response = await http.get(`/api/info?id=${encodeURIComponent(id)}&raw_json=1`, accountId);
+    async getItem(fullname, accountId) {
+      const response = await http.get(`/api/info?id=${encodeURIComponent(fullname)}&raw_json=1`, accountId);
       if (response.status === 404) return null;
       if (response.status !== 200) {
-        throw new RedditUnavailableError(`Reddit answered a post look-up with HTTP ${response.status}`, undefined, response.status);
+        throw new RedditUnavailableError(`Reddit answered a look-up by id with HTTP ${response.status}`, undefined, response.status);
       }
-      return parseListing(response.body).posts.find((post) => post.id === id) ?? null;
+      const { items } = parseItems(response.body, fullname.startsWith('t1_') ? 'comments' : 'posts');
+      return items.find((item) => item.id === fullname) ?? null;
     },
     describeSubreddits: (names, describeOptions) => describeSubreddits(http, names, describeOptions),
     listing: (input) => readListing(http, input),

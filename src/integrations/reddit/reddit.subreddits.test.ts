@@ -123,7 +123,7 @@ describe('a Reddit that blocks the app', () => {
     for (const call of [
       () => client().search({ ...search, subreddits: ['typescript'] }),
       () => client().describeSubreddits(['typescript']),
-      () => client().getPost('t3_a1'),
+      () => client().getItem('t3_a1'),
     ]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RedditBlockedError);
@@ -135,7 +135,7 @@ describe('a Reddit that blocks the app', () => {
     const reddit = client();
     await reddit.describeSubreddits(['typescript']);
     fake.blockApp('html');
-    const error = await reddit.getPost('t3_a1').catch((e: unknown) => e);
+    const error = await reddit.getItem('t3_a1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedditBlockedError);
     expect((error as Error).message).toMatch(/blocked/);
   });

@@ -3,7 +3,12 @@ import { AppError } from '../../shared/errors.ts';
 /** The highest low-balance threshold, like the highest key limit: past any balance anyone holds. */
 export const MAX_THRESHOLD = 1_000_000_000;
 
+/** The longest voice: a paragraph of guidance, not a prompt of its own (every draft pays for its tokens). */
+export const MAX_VOICE = 1000;
+
 export const accountsErrors = {
+  voiceTooLong: () =>
+    new AppError({ code: 'accounts.voice_too_long', status: 422, message: `A voice is at most ${MAX_VOICE.toLocaleString('en')} characters; shorten it and save again.` }),
   notFound: (email: string) =>
     new AppError({ code: 'accounts.not_found', status: 404, message: `No account with email ${email}.` }),
   emailTaken: (email: string) =>

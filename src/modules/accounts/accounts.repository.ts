@@ -27,7 +27,7 @@ export const createAccountsRepository = (db: Kysely<Tables>) => ({
   },
 
   settingsOf: (id: string) =>
-    db.selectFrom('accounts').select(['low_balance_threshold', 'webhook_url']).where('id', '=', id).executeTakeFirstOrThrow(),
+    db.selectFrom('accounts').select(['low_balance_threshold', 'webhook_url', 'voice']).where('id', '=', id).executeTakeFirstOrThrow(),
 
   /**
    * A different threshold starts a new crossing state (alerted back to 0); false when it is the same
@@ -46,6 +46,13 @@ export const createAccountsRepository = (db: Kysely<Tables>) => ({
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   },
+
+  async setVoice(id: string, voice: string | null): Promise<void> {
+    await db.updateTable('accounts').set({ voice }).where('id', '=', id).execute();
+  },
+
+  voiceOf: async (id: string): Promise<string | null> =>
+    (await db.selectFrom('accounts').select('voice').where('id', '=', id).executeTakeFirst())?.voice ?? null,
 
   async setWebhookUrl(id: string, url: string | null): Promise<void> {
     await db.updateTable('accounts').set({ webhook_url: url }).where('id', '=', id).execute();

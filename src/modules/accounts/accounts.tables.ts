@@ -17,6 +17,8 @@ export interface AccountsTable {
   webhook_url: Generated<string | null>;
   /** Credits a refund or dispute could not take back because they were spent; paid first from credits coming in. */
   owed: Generated<number>;
+  /** How the account's reply drafts should sound (set on the dashboard), given to the model with every draft; null: none. */
+  voice: Generated<string | null>;
 }
 
 declare module '../../shared/db/database.ts' {

@@ -1,8 +1,9 @@
 import { hash, verify } from 'argon2';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
-import { accountsErrors, MAX_THRESHOLD } from './accounts.errors.ts';
-import { transaction, type Database } from '../../shared/db/database.ts';
+import { accountsErrors, MAX_THRESHOLD, MAX_VOICE } from './accounts.errors.ts';
+import type { Kysely } from 'kysely';
+import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import { lowBalanceIn } from '../credits/credits.low-balance.usecases.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 
@@ -103,6 +104,13 @@ export function createAccountSettingsUsecases(deps: { db: Database; clock: () =>
       });
     },
 
+    /** How every reply draft should sound (given to the model with each); blank removes it. At most MAX_VOICE characters. */
+    async setVoice(accountId: string, voice: string | null): Promise<void> {
+      const text = voice?.trim() || null;
+      if (text !== null && [...text].length > MAX_VOICE) throw accountsErrors.voiceTooLong();
+      await accounts.setVoice(accountId, text);
+    },
+
     /** Null (or empty) removes the endpoint: `credits.low` alerts then only show on the dashboard. */
     async setWebhookUrl(accountId: string, url: string | null): Promise<void> {
       const endpoint = url?.trim() || null;
@@ -111,5 +119,8 @@ export function createAccountSettingsUsecases(deps: { db: Database; clock: () =>
     },
   };
 }
+
+/** The account's voice for drafts (null: none), read by generate for every draft. */
+export const voiceOf = (db: Kysely<Tables>, accountId: string) => createAccountsRepository(db).voiceOf(accountId);
 
 export type AccountSettingsUsecases = ReturnType<typeof createAccountSettingsUsecases>;

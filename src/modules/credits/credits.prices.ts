@@ -26,7 +26,10 @@ export const holdFor = (prices: Prices, scrape: { subreddits: number; keywords: 
 export const captureOf = (prices: Prices, scrape: { held: number; unavailable: number; keywords: number }) =>
   scrape.held - prices.scrapePair * scrape.unavailable * scrape.keywords;
 
-/** What a fixed-price purchase is charged up front: a draft, a publication, or the matches a monitor stored. */
+/**
+ * What a fixed-price purchase costs: a draft (charged up front), a publication (held up front and
+ * captured whole once Reddit accepts it, released whole otherwise), or the matches a monitor stored.
+ */
 export function chargeFor(prices: Prices, purchase: Exclude<Purchase, { kind: 'scrape' | 'payment' }>): number {
   if (purchase.kind === 'generation') return prices.generate;
   if (purchase.kind === 'publication') return prices.publish;

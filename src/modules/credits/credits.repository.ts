@@ -53,7 +53,7 @@ const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
 
 /**
  * `accounts.balance` is the gross balance (what the ledger sums to, shown as `balance_after`);
- * `accounts.held` is reserved by unfinished scrapes. What an account can spend is the difference.
+ * `accounts.held` is reserved by unfinished scrapes and publications. What an account can spend is the difference.
  * Works on a database or a transaction; build one over the transaction that must include the change.
  */
 export const createCreditsRepository = (db: Kysely<Tables>) => ({

@@ -104,7 +104,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ credits: CreditsUsecases
         summary: 'Current credit balance (free)',
         operationId: 'getBalance',
         description:
-          'The credits this account can spend now: its balance less what unfinished scrapes hold. Free; never 402, so an account at zero still sees it.',
+          'The credits this account can spend now: its balance less what unfinished scrapes and publications hold. Free; never 402, so an account at zero still sees it.',
         tags: ['credits'],
         response: {
           200: Type.Object(

@@ -27,15 +27,16 @@ export interface IncomingCredits {
  * database itself, for a read), so a move commits or rolls back with the record it pays for. Each is one
  * guarded statement: concurrent requests cannot overspend. A feature pays in one of two ways:
  *
- * - HOLD, then settle (scrape). The price is known up front only as a maximum (every subreddit ×
- *   keyword pair), and what is delivered is known only when the run ends, perhaps later in a worker
- *   (the job is queued). `hold` reserves the maximum when the job is accepted, so the account cannot
- *   spend it twice meanwhile; `settleHold` captures what was delivered as a charge and releases the
- *   rest. A failed run captures nothing: the whole hold is released.
- * - CHARGE, then refund on failure (generate, publish). The price is fixed and the work runs in the
- *   request itself, but the outside call (the language model, Reddit) may fail, time out with an
- *   ambiguous outcome, or outlive a crashed process. Charging before the call means a crash never
- *   gives the work away for free; a failure (or recovery, once it knows) refunds it in full.
+ * - HOLD, then settle (scrape, publish). What is owed is known only when the work ends, perhaps later
+ *   in a worker or in recovery: a scrape's price is known up front only as a maximum (every subreddit
+ *   × keyword pair); a publication's is fixed but owed only if Reddit accepts it, which a timeout or
+ *   a crash may leave unknown for a while. `hold` reserves the most it can cost when the work is
+ *   accepted, so the account cannot spend it twice meanwhile; `settleHold` captures what is owed as a
+ *   charge and releases the rest. Work that delivers nothing captures nothing: the whole hold is
+ *   released and the ledger gets no row.
+ * - CHARGE, then refund on failure (generate). The price is fixed and the work runs in the request
+ *   itself, but the language model may fail, time out, or outlive a crashed process. Charging before
+ *   the call means a crash never gives the work away for free; a failure (or recovery) refunds it in full.
  *
  * Both refuse with 402 `credits.insufficient`, quoting the spendable balance, when it is too small.
  *

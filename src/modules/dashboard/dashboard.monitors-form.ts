@@ -13,7 +13,7 @@ import type { FieldErrors, MonitorForm } from './views/monitor-parts.ts';
  */
 
 // Text areas are long enough for the API's limits (100 subreddits, 50 keywords of 100 characters, a
-// query of 1,000 characters, an intent of 500) with room for spacing.
+// query of 1,000 characters, an intent of 500, draft instructions of 2,000) with room for spacing.
 export const formBody = Type.Object({
   csrf: Type.Optional(Type.String()),
   name: Type.String({ maxLength: 200 }),
@@ -29,6 +29,8 @@ export const formBody = Type.Object({
   query: Type.Optional(Type.String({ maxLength: 4000 })),
   intent: Type.Optional(Type.String({ maxLength: 2000 })),
   min_relevance: Type.Optional(Type.String({ maxLength: 20 })),
+  draft_replies: Type.Optional(Type.String({ maxLength: 10 })),
+  draft_instructions: Type.Optional(Type.String({ maxLength: 10_000 })),
 });
 export type FormBody = Static<typeof formBody>;
 
@@ -53,6 +55,8 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
   query: body.query ?? '',
   intent: body.intent ?? '',
   minRelevance: body.min_relevance?.trim() ?? '',
+  draftReplies: body.draft_replies !== undefined,
+  draftInstructions: body.draft_instructions ?? '',
 });
 
 /**
@@ -78,6 +82,8 @@ export function inputOf(form: MonitorForm): Required<MonitorInput> {
     query: form.query.trim() === '' ? null : form.query,
     intent: form.intent.trim() === '' ? null : form.intent,
     min_relevance: form.minRelevance === '' ? DEFAULT_MIN_RELEVANCE : wholeNumber(form.minRelevance),
+    draft_replies: form.draftReplies,
+    draft_instructions: form.draftInstructions.trim() === '' ? null : form.draftInstructions,
   };
 }
 
@@ -94,12 +100,25 @@ const LABELS: Record<string, string> = {
   query: 'Query',
   intent: 'Intent',
   min_relevance: 'Minimum relevance',
+  draft_replies: 'Draft a reply for each match',
+  draft_instructions: 'Instructions for the drafts',
 };
 
 /** The API's answer names `intent` and the API's way out; the form has a field of that name to empty. */
 const NO_JUDGE =
   'Intent cannot be used: this server has no language model configured, so it cannot judge relevance; nothing was changed. ' +
   'Leave Intent empty (keywords and queries still work), or ask the operator to set LLM_BASE_URL and LLM_MODEL.';
+
+/** Likewise for drafts, which need the same model: the checkbox is the field to clear. */
+const NO_WRITER =
+  'Draft a reply for each match cannot be used: this server has no language model configured, so it cannot draft replies; nothing was changed. ' +
+  'Untick it (you can still draft replies one by one once a model is configured), or ask the operator to set LLM_BASE_URL and LLM_MODEL.';
+
+/** The model-less refusals (503 for the API) that one field of the form fixes, by that field. */
+const NO_MODEL: Record<string, { field: string; message: string }> = {
+  'monitors.judge_not_configured': { field: 'intent', message: NO_JUDGE },
+  'monitors.drafts_not_configured': { field: 'draft_replies', message: NO_WRITER },
+};
 
 /** A refusal as the form shows it: one message above it, and each field's own problems beside that field. */
 export interface FormRefusal {
@@ -113,7 +132,8 @@ export interface FormRefusal {
  * that names no field keeps its own message.
  */
 export function formRefusal(problem: AppError, input: Required<MonitorInput>): FormRefusal {
-  if (problem.code === 'monitors.judge_not_configured') return { message: NO_JUDGE, fields: { intent: NO_JUDGE } };
+  const noModel = NO_MODEL[problem.code];
+  if (noModel) return { message: noModel.message, fields: { [noModel.field]: noModel.message } };
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (!issues?.length) return { message: problem.message, fields: {} };
   const fields: FieldErrors = {};
@@ -129,8 +149,7 @@ export function formRefusal(problem: AppError, input: Required<MonitorInput>): F
 }
 
 /**
- * The refusal to show beside the form: a 4xx the person can fix (dashboard.reply.ts), and an intent
- * this server cannot judge, a 503 for the API that emptying one field fixes. Anything else is thrown.
+ * The refusal to show beside the form: a 4xx the person can fix (dashboard.reply.ts), and an intent or
+ * drafts this server has no model for, a 503 for the API that clearing one field fixes. Anything else is thrown.
  */
-export const formProblemOf = (error: unknown): AppError =>
-  isAppError(error) && error.code === 'monitors.judge_not_configured' ? error : formProblem(error);
+export const formProblemOf = (error: unknown): AppError => (isAppError(error) && NO_MODEL[error.code] ? error : formProblem(error));

@@ -7,6 +7,7 @@ import type { AppError } from '../../shared/errors.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import type { KeysUsecases } from '../keys/keys.usecases.ts';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
+import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
@@ -23,6 +24,7 @@ import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
 import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
+import { inboxRoutes } from './dashboard.inbox-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
 import { monitorsRoutes } from './dashboard.monitors-routes.ts';
 import { sendPage } from './dashboard.reply.ts';
@@ -35,6 +37,8 @@ export interface DashboardOptions {
   credits: CreditsUsecases;
   scrape: ScrapeUsecases;
   monitors: MonitorsUsecases;
+  /** The Inbox page: delivered matches, their reply drafts, and the way to publish them. */
+  inbox: InboxUsecases;
   webhooks: WebhooksUsecases;
   generate: GenerateUsecases;
   publish: PublishUsecases;
@@ -112,7 +116,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     });
     await member.register(activityRoutes, { scrape: options.scrape });
     await member.register(monitorsRoutes, { monitors: options.monitors });
-    await member.register(publishingRoutes, { generate: options.generate, publish: options.publish });
+    await member.register(inboxRoutes, { inbox: options.inbox, monitors: options.monitors, generate: options.generate, accountSettings: options.accountSettings });
+    await member.register(publishingRoutes, { generate: options.generate, publish: options.publish, inbox: options.inbox });
     await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
   });

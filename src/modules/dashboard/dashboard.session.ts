@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Payer } from '../../shared/via.ts';
 import type { Session, SessionsUsecases, StartedSession } from '../sessions/sessions.usecases.ts';
 import { sessionsErrors } from '../sessions/sessions.errors.ts';
 import { assertSameToken } from '../sessions/sessions.usecases.ts';
@@ -112,6 +113,9 @@ export function sessionOf(request: FastifyRequest): Session {
   if (!request.dashboardSession) throw new Error('route registered without requireSession');
   return request.dashboardSession;
 }
+
+/** Who pays for what a person does on the dashboard: the session's account, no key, via 'dashboard'. */
+export const dashboardCaller = (request: FastifyRequest): Payer => ({ accountId: sessionOf(request).accountId, keyId: null, via: 'dashboard' });
 
 export const viewerOf = (request: FastifyRequest): Viewer | null =>
   request.dashboardSession && {

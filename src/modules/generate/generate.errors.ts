@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
+import { invalidFields } from '../../shared/http/validation-messages.ts';
 
 export const generateErrors = {
   notConfigured: () =>
@@ -9,11 +10,28 @@ export const generateErrors = {
     }),
   postNotFound: (postId: string, why: string) =>
     new AppError({ code: 'generate.post_not_found', status: 404, message: `The post ${postId} was not found (${why}); nothing was charged.` }),
+  commentNotFound: (commentId: string, why: string) =>
+    new AppError({ code: 'generate.comment_not_found', status: 404, message: `The comment ${commentId} was not found (${why}); nothing was charged.` }),
+  matchNotFound: (matchId: string) =>
+    new AppError({
+      code: 'generate.match_not_found',
+      status: 404,
+      message: `No monitor match ${matchId} in your account (GET /api/v1/inbox lists them); nothing was charged.`,
+    }),
+  /** reply_to and its older name post_id: a reply names what it answers exactly once (a rule between two fields). */
+  replyTarget: (given: 'both' | 'neither') =>
+    invalidFields(
+      'The request',
+      [{ path: '/reply_to', message: given === 'both' ? 'replaces post_id: send one of them, not both' : 'is required for a reply (or its older name post_id)' }],
+      'generate.reply_to_invalid',
+    ),
+  notEditable: (status: string) =>
+    new AppError({ code: 'generate.not_editable', status: 409, message: `This generation is ${status}; only a completed draft can be edited.` }),
   redditUnavailable: (detail: string) =>
     new AppError({
       code: 'generate.reddit_unavailable',
       status: 502,
-      message: `Reddit could not be reached to read the post (${detail}); nothing was charged. Try again later.`,
+      message: `Reddit could not be reached to read what the reply answers (${detail}); nothing was charged. Try again later.`,
     }),
   /** Reddit refuses this server's app (see scrape.reddit_blocked): 503, nothing charged, the operator must act. */
   redditBlocked: (detail: string) =>
@@ -21,7 +39,7 @@ export const generateErrors = {
       code: 'generate.reddit_blocked',
       status: 503,
       message:
-        `Reddit refuses this server's app, so the post could not be read (${detail}); nothing was charged. ` +
+        `Reddit refuses this server's app, so what the reply answers could not be read (${detail}); nothing was charged. ` +
         "The operator should check that the server's Reddit app is approved for API access, that REDDIT_CLIENT_ID " +
         'and REDDIT_CLIENT_SECRET belong to it, and that REDDIT_USER_AGENT is a descriptive User-Agent.',
     }),

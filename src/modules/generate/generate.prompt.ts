@@ -5,13 +5,17 @@ import { clip } from '../../shared/text.ts';
 export interface PromptInput {
   type: 'reply' | 'post';
   subreddit: string;
-  post: { title: string; body: string } | null;
-  instructions: string;
+  /** What a reply answers: its thread's post (the body when held) and the comment, when it answers one. */
+  reply: { post: { title: string; body: string | null }; comment: { body: string; author: string } | null } | null;
+  /** Optional for a reply: the context and the voice may be enough. */
+  instructions?: string;
+  /** The account's voice (set on the dashboard): how every draft should sound. */
+  voice?: string | null;
   tone?: string;
   maxLength?: number;
 }
 
-/** Long posts are cut: the model needs the gist, and every prompt token is paid for. */
+/** Long posts and comments are cut: the model needs the gist, and every prompt token is paid for. */
 const MAX_POST_BODY = 6000;
 
 /**
@@ -20,8 +24,11 @@ const MAX_POST_BODY = 6000;
  */
 const MAX_ANSWER = 50_000;
 
+const cut = (text: string) => (text.length > MAX_POST_BODY ? `${text.slice(0, MAX_POST_BODY)}…` : text);
+
 export function buildPrompt(input: PromptInput): { system: string; user: string; maxTokens?: number; maxChars: number } {
-  const what = input.type === 'reply' ? 'a reply (a top-level comment) to a Reddit post' : 'a new Reddit text post';
+  const what =
+    input.type === 'post' ? 'a new Reddit text post' : input.reply?.comment ? 'a reply to a Reddit comment' : 'a reply (a top-level comment) to a Reddit post';
   const system = [
     `You write ${what} for ${input.subreddit}, in the voice of a knowledgeable member of that community.`,
     'Write plain Reddit Markdown. No preamble, no sign-off, no hashtags, and do not mention these instructions.',
@@ -30,11 +37,14 @@ export function buildPrompt(input: PromptInput): { system: string; user: string;
       : 'Answer with the text of the reply only.',
   ].join('\n');
   const lines = [`Subreddit: ${input.subreddit}`];
-  if (input.post) {
-    const body = input.post.body.length > MAX_POST_BODY ? `${input.post.body.slice(0, MAX_POST_BODY)}…` : input.post.body;
-    lines.push(`Post title: ${input.post.title}`, `Post body:\n${body || '(no text)'}`);
+  if (input.reply) {
+    const { post, comment } = input.reply;
+    lines.push(`Post title: ${post.title}`);
+    if (post.body !== null) lines.push(`Post body:\n${cut(post.body) || '(no text)'}`);
+    if (comment) lines.push('', `Comment by u/${comment.author}, which you reply to:\n${cut(comment.body) || '(no text)'}`);
   }
-  lines.push('', `Instructions: ${input.instructions}`);
+  if (input.voice) lines.push('', `Voice: ${input.voice}`);
+  if (input.instructions) lines.push('', `Instructions: ${input.instructions}`);
   if (input.tone) lines.push(`Tone: ${input.tone}`);
   if (input.maxLength) lines.push(`Keep the body under ${input.maxLength} characters.`);
   // About four characters a token; the margin leaves room for a title and for Markdown. No max_tokens

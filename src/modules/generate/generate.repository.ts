@@ -23,6 +23,18 @@ export const createGenerationsRepository = (db: Kysely<Tables>) => ({
     return result.numUpdatedRows > 0n;
   },
 
+  /** A person's new text for a completed draft; false when it is not (or no longer) completed. */
+  async edit(id: string, change: Pick<GenerationRow, 'title' | 'body' | 'edited_at'>): Promise<boolean> {
+    const result = await db.updateTable('generations').set(change).where('id', '=', id).where('status', '=', 'completed').executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  /** A running generation's lease from now, when its model call really starts; false when recovery already settled it. */
+  async renewLease(id: string, until: string): Promise<boolean> {
+    const result = await db.updateTable('generations').set({ lease_expires_at: until }).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
   findForAccount: (accountId: string, id: string) =>
     db.selectFrom('generations').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst(),
 

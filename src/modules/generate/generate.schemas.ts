@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
 export const POST_ID_PATTERN = '^t3_[a-z0-9]{1,16}$';
+export const REPLY_TO_PATTERN = '^(t[13]_[a-z0-9]{1,16}|mat_[0-9a-f]{28})$';
 export const MAX_INSTRUCTIONS = 2000;
 
 const instructions = Type.String({
@@ -20,13 +21,25 @@ export const generateBodySchema = oneOf(
   [
     Type.Object(
       {
-        type: Type.Literal('reply', { description: 'A reply to a post' }),
-        post_id: Type.String({
-          pattern: POST_ID_PATTERN,
-          'x-rule': 'must be the id of a post: t3_ and 1–16 lowercase letters or digits',
-          description: 'The t3_ id of the post to reply to; its subreddit is the draft\'s',
-        }),
-        instructions,
+        type: Type.Literal('reply', { description: 'A reply to a post or a comment' }),
+        reply_to: Type.Optional(
+          Type.String({
+            pattern: REPLY_TO_PATTERN,
+            'x-rule': 'must be a post (t3_…) or comment (t1_…) id, 1–16 lowercase letters or digits after the prefix, or a match id (mat_ and 28 hex digits)',
+            description:
+              'What the reply answers: a t3_ post, a t1_ comment (the draft is published under that comment), or a monitor match ' +
+              '(mat_…). A match or a scrape result of this account is the context as stored, without a Reddit request.',
+          }),
+        ),
+        post_id: Type.Optional(
+          Type.String({
+            pattern: POST_ID_PATTERN,
+            'x-rule': 'must be the id of a post: t3_ and 1–16 lowercase letters or digits',
+            description: 'Deprecated: the older name of reply_to for a post. Send one of the two.',
+            deprecated: true,
+          }),
+        ),
+        instructions: Type.Optional(instructions),
         tone,
         max_length: maxLength,
       },
@@ -53,7 +66,9 @@ export const generationSchema = Type.Object(
     id: Type.String(),
     type: Type.Union([Type.Literal('reply'), Type.Literal('post')]),
     status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
-    post_id: Type.Union([Type.String(), Type.Null()]),
+    post_id: Type.Union([Type.String(), Type.Null()], { description: "A reply's thread: the t3_ post it is under" }),
+    reply_to: Type.Union([Type.String(), Type.Null()], { description: 'A reply: the t3_ post or t1_ comment it is published under' }),
+    match_id: Type.Union([Type.String(), Type.Null()], { description: 'The monitor match it was written for' }),
     subreddit: Type.String(),
     title: Type.Union([Type.String(), Type.Null()], { description: "Posts only, at most 300 characters (Reddit's limit); null for replies" }),
     body: Type.Union([Type.String(), Type.Null()], {
@@ -67,8 +82,19 @@ export const generationSchema = Type.Object(
     credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
     error: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
+    edited_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a person last changed its text; null: as the model wrote it' }),
   },
   { title: 'Generation' },
 );
+
+/** A person's change to a completed draft before it is published. */
+export const generationEditSchema = Type.Object(
+  {
+    body: Type.String({ minLength: 1, maxLength: 40_000, ...NOT_BLANK, description: 'The new text, Markdown, not blank' }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, ...NOT_BLANK, description: 'A post draft\'s new title' })),
+  },
+  { additionalProperties: false, title: 'GenerationEdit' },
+);
+export type GenerationEdit = Static<typeof generationEditSchema>;
 
 export const generationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -19,7 +19,8 @@ export interface McpCallContext {
 const INSTRUCTIONS =
   'subpilot reads Reddit through an approved app and bills the account behind your API key in credits. ' +
   'search_reddit finds posts and comments now; create_monitor watches for new ones and get_monitor_matches (with after) reads each once; ' +
-  'generate_draft writes a reply or post; publish posts it only with confirm: true, after a person approved the preview. ' +
+  'list_inbox shows every match with where it stands, and draft_reply writes a reply to one; generate_draft writes a reply or post; ' +
+  'publish posts a draft only with confirm: true, after a person approved the preview. ' +
   'Every tool says what it costs; get_balance and list_usage show the credits.';
 
 /**

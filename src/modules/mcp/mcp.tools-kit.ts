@@ -5,6 +5,7 @@ import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { Scope } from '../keys/keys.scopes.ts';
+import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
@@ -17,6 +18,7 @@ import { argumentsOf } from './mcp.schemas.ts';
 export interface ToolDeps {
   scrape: ScrapeUsecases;
   monitors: MonitorsUsecases;
+  inbox: InboxUsecases;
   generate: GenerateUsecases;
   publish: PublishUsecases;
   credits: CreditsUsecases;

@@ -24,7 +24,7 @@ const describeMonitor = (m: MonitorView) =>
   (m.intent === null ? '' : `, judged against "${m.intent}" (bar ${m.min_relevance})`);
 
 /** A match's score and reason, or why it went out unjudged; nothing for a monitor without an intent. */
-const verdictOf = (m: MatchPage['data'][number]) =>
+export const verdictOf = (m: MatchPage['data'][number]) =>
   m.relevance !== null ? ` [relevance ${m.relevance}${m.filtered ? ', filtered' : ''}: ${m.relevance_reason}]` : m.judge_error ? ` [not judged: ${m.judge_error.message}]` : '';
 
 /**
@@ -42,7 +42,7 @@ function matchesAnswer(page: MatchPage, args: MatchArgs): ToolAnswer {
     : '';
   const lines = page.data
     .slice(0, 10)
-    .map((m) => `- ${m.id}: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})${verdictOf(m)}`);
+    .map((m) => `- ${m.id} [${m.status}]: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})${verdictOf(m)}`);
   const summary = [
     `${page.data.length} match${page.data.length === 1 ? '' : 'es'} of monitor ${args.id}${args.after ? ` after ${args.after}` : ''}.`,
     ...lines,

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { generateBodySchema, type GenerateBody } from '../generate/generate.schemas.ts';
+import type { GenerationView } from '../generate/generate.view.ts';
 import { publishBodySchema, type PublishBody } from '../publish/publish.schemas.ts';
-import { excerpt } from './mcp.results.ts';
+import { excerpt, type ToolAnswer } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { chargeLine, credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
@@ -13,36 +14,42 @@ const confirm = Type.Optional(
 
 type PublishArgs = PublishBody & { confirm?: boolean };
 
+/** A new draft for the model: where it would go, what it cost, its text, and that posting it is a separate, confirmed step. */
+export function draftAnswer(draft: GenerationView): ToolAnswer {
+  const match = draft.match_id ? ` (match ${draft.match_id})` : '';
+  const where = draft.type === 'reply' ? `a reply to ${draft.reply_to}${match} in ${draft.subreddit}` : `a post for ${draft.subreddit}`;
+  const summary = [
+    `Draft ${draft.id}, ${where}. ${chargeLine(draft)}`,
+    ...(draft.title ? [`Title: ${draft.title}`] : []),
+    excerpt(draft.body ?? '', 1_500),
+    `Nothing was posted. Once a person has approved the text: publish with generation_id ${draft.id} and confirm true.`,
+  ];
+  return { summary: summary.join('\n'), data: draft };
+}
+
 export const writingTools = ({ generate, publish, prices }: ToolDeps) => [
   tool<GenerateBody>({
     name: 'generate_draft',
     title: 'Write a draft',
     description:
-      `Writes a draft with a language model: a reply to a Reddit post (type "reply", post_id) or a new self post (type "post", subreddit). ` +
-      `Costs ${credits(prices.generate)}, refunded if the model fails. Side effects: spends credits; posts nothing — publish the draft with ` +
-      'publish (generation_id), after a person has read it.',
+      'Writes a draft with a language model: a reply (type "reply", reply_to: a t3_ post, a t1_ comment, or a monitor match id mat_…; ' +
+      'a reply to a comment goes under that comment) or a new self post (type "post", subreddit). A match or a scrape result of this ' +
+      `account is the context as stored; anything else is read from Reddit. Costs ${credits(prices.generate)}, refunded if the model ` +
+      'fails. Side effects: spends credits; posts nothing — publish the draft with publish (generation_id), after a person has read it.',
     scope: 'generate',
     schema: argumentsOf(generateBodySchema),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (caller, args) => {
-      const draft = await generate.generate(caller, args, null);
-      const where = draft.type === 'reply' ? `a reply to ${draft.post_id} in ${draft.subreddit}` : `a post for ${draft.subreddit}`;
-      const summary = [
-        `Draft ${draft.id}, ${where}. ${chargeLine(draft)}`,
-        ...(draft.title ? [`Title: ${draft.title}`] : []),
-        excerpt(draft.body ?? '', 1_500),
-        `Nothing was posted. To post it: publish with generation_id ${draft.id} and confirm true.`,
-      ];
-      return { summary: summary.join('\n'), data: draft };
-    },
+    run: async (caller, args) => draftAnswer(await generate.generate(caller, args, null)),
   }),
   tool<PublishArgs>({
     name: 'publish',
     title: 'Post to Reddit',
     description:
       "Posts a comment or a self post to Reddit as the account's connected Reddit user: a stored draft (generation_id), a comment " +
-      `(type "comment", parent, body) or a post (type "post", subreddit, title, body). Costs ${credits(prices.publish)}, refunded if Reddit ` +
-      'refuses. Never implicit: without confirm: true it posts nothing, charges nothing, and answers with exactly what would be posted, ' +
+      `(type "comment", parent, body) or a post (type "post", subreddit, title, body). Costs ${credits(prices.publish)}, held and charged ` +
+      "only when Reddit accepts it. The service's rails refuse, charging nothing: the same text twice within a day (unless allow_duplicate), " +
+      'a second reply in one thread (unless allow_second_reply), and more publications per subreddit or per hour than the operator allows. ' +
+      'Never implicit: without confirm: true it posts nothing, charges nothing, and answers with exactly what would be posted, ' +
       'where, as whom, and the price — show that to a person and call again with confirm: true only when they approve. ' +
       'Side effects (with confirm): a public post or comment on Reddit under the account\'s name; spends credits.',
     scope: 'publish',

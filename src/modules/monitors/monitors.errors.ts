@@ -11,6 +11,14 @@ export const monitorsErrors = {
         'nothing was created. The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to an approved Reddit app.',
     }),
   /** An intent this server could never judge would hold out a promise it cannot keep: refused at once instead. */
+  draftsNotConfigured: () =>
+    new AppError({
+      code: 'monitors.drafts_not_configured',
+      status: 503,
+      message:
+        'This server has no language model configured (LLM_BASE_URL is unset), so it cannot draft replies; nothing was changed. ' +
+        'Leave out `draft_replies`, or ask the operator to set LLM_BASE_URL and LLM_MODEL.',
+    }),
   judgeNotConfigured: () =>
     new AppError({
       code: 'monitors.judge_not_configured',

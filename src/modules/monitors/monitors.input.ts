@@ -17,6 +17,7 @@ export const MONITOR_LIMITS = {
   keywordLength: 100,
   maxMatchesPerDay: 1_000_000,
   intent: 500,
+  draftInstructions: 2000,
 } as const;
 
 /** The bar a judged match must reach to be delivered when the monitor names none. */
@@ -38,6 +39,10 @@ export interface MonitorSettings {
   /** What a match should be about, for the relevance judge; null: matches are not judged. */
   intent: string | null;
   min_relevance: number;
+  /** Each delivered match gets a reply draft (never published by itself). */
+  draft_replies: boolean;
+  /** What those drafts should say or do; null: the account's voice alone. */
+  draft_instructions: string | null;
 }
 
 type Problem = { path: string; message: string; position?: number };
@@ -148,6 +153,18 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     }
     return value as number;
   },
+  draft_replies(problems, value) {
+    if (typeof value !== 'boolean') problems.push({ path: '/draft_replies', message: rules.boolean });
+    return value as boolean;
+  },
+  draft_instructions(problems, value) {
+    if (value === null) return null;
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text === '' || [...text].length > MONITOR_LIMITS.draftInstructions || hasNul(text)) {
+      problems.push({ path: '/draft_instructions', message: `${TRIMMED(MONITOR_LIMITS.draftInstructions)}, or null for none` });
+    }
+    return text;
+  },
 };
 
 /** Something to look for: keywords, a query, or both (then both must hold). */
@@ -167,6 +184,8 @@ const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
   query: null,
   intent: null,
   min_relevance: DEFAULT_MIN_RELEVANCE,
+  draft_replies: false,
+  draft_instructions: null,
 };
 
 /**

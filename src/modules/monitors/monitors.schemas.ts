@@ -69,6 +69,12 @@ const fields = {
       'The score a judged match needs to be delivered (webhook, the default match list); one below is kept as `filtered`. ' +
       'Changing it re-sorts the matches already judged, without judging again.',
   }),
+  draft_replies: Type.Boolean({
+    description: 'Draft a reply for each delivered match, for PRICE_GENERATE each (docs/api/replies.md). Never published by itself: a person approves each one.',
+  }),
+  draft_instructions: nullable(
+    trimmedText({ max: 2200, trimmedMax: MONITOR_LIMITS.draftInstructions, description: 'What those drafts should say or do, with the account\'s voice; null: none' }),
+  ),
 };
 
 export const monitorBodySchema = Type.Object(
@@ -85,6 +91,8 @@ export const monitorBodySchema = Type.Object(
     query: Type.Optional(fields.query),
     intent: Type.Optional(fields.intent),
     min_relevance: Type.Optional({ ...fields.min_relevance, default: DEFAULT_MIN_RELEVANCE }),
+    draft_replies: Type.Optional({ ...fields.draft_replies, default: false }),
+    draft_instructions: Type.Optional(fields.draft_instructions),
   },
   // Inline in the document, not named, for its defaults: see scrapeBodySchema.
   { additionalProperties: false },
@@ -105,6 +113,8 @@ export const monitorPatchSchema = Type.Object(
     query: Type.Optional(fields.query),
     intent: Type.Optional(fields.intent),
     min_relevance: Type.Optional(fields.min_relevance),
+    draft_replies: Type.Optional(fields.draft_replies),
+    draft_instructions: Type.Optional(fields.draft_instructions),
     status: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('paused')], {
         description:
@@ -224,6 +234,8 @@ export const monitorSchema = Type.Object(
     query: nullable(Type.String()),
     intent: nullable(Type.String()),
     min_relevance: Type.Integer(),
+    draft_replies: Type.Boolean(),
+    draft_instructions: nullable(Type.String()),
     health,
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -258,6 +270,11 @@ export const matchSchema = Type.Object(
     ),
     judge_model: nullable(Type.String({ description: 'The model that judged it' })),
     filtered: Type.Boolean({ description: 'Judged below the bar: kept and listed with ?include=filtered, never sent by webhook' }),
+    status: Type.Union([Type.Literal('new'), Type.Literal('drafted'), Type.Literal('published'), Type.Literal('dismissed')], {
+      description: 'Where it stands in the inbox (docs/api/replies.md)',
+    }),
+    draft_id: nullable(Type.String({ description: 'Its newest reply draft (GET /generations/{id}); with draft_replies, named as soon as it is charged' })),
+    publication_id: nullable(Type.String({ description: 'The publication that answered it' })),
   },
   { title: 'Match' },
 );

@@ -44,6 +44,10 @@ export interface MonitorsTable {
   resume_from: string | null;
   /** How it was created: through the API, MCP or the dashboard; null for monitors older than migration 0017. */
   via: Via | null;
+  /** 1: each delivered match gets a reply draft (charged PRICE_GENERATE), never published by itself. */
+  draft_replies: Generated<number>;
+  /** What those drafts should say or do, added to the account's voice; null: none. */
+  draft_instructions: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -84,7 +88,17 @@ export interface MonitorMatchesTable extends MatchedItem {
   /** The id of the monitor.matches delivery this match goes out in; null when the monitor has no webhook. */
   webhook_batch: string | null;
   notified_at: string | null;
+  /** Where it stands in the inbox (docs/api/replies.md). */
+  status: Generated<MatchStatus>;
+  /** The newest reply draft written for it ("gen_…"). */
+  draft_id: string | null;
+  /** The publication that answered it ("pub_…"), once published. */
+  publication_id: string | null;
+  /** When `status` last changed; null: never since it was found. */
+  status_at: string | null;
 }
+
+export type MatchStatus = 'new' | 'drafted' | 'published' | 'dismissed';
 
 export interface MonitorGapsTable {
   seq: Generated<number>;

@@ -71,8 +71,17 @@ function columnsOf(settings: Partial<MonitorSettings>): Updateable<MonitorsTable
     query: settings.query,
     intent: settings.intent,
     min_relevance: settings.min_relevance,
+    draft_replies: settings.draft_replies === undefined ? undefined : settings.draft_replies ? 1 : 0,
+    draft_instructions: settings.draft_instructions,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+/** An intent needs the judge, draft_replies the writer: both are the language model, which may not be configured. */
+function assertModelFor(settings: Partial<MonitorSettings>, llmConfigured: boolean): void {
+  if (llmConfigured) return;
+  if (settings.intent) throw monitorsErrors.judgeNotConfigured();
+  if (settings.draft_replies) throw monitorsErrors.draftsNotConfigured();
 }
 
 /** Page cursors carry their direction: `o<seq>` newest first (older ones next), `n<seq>` oldest first (newer ones next). */
@@ -88,8 +97,8 @@ export function createMonitorsUsecases(deps: {
   redditConfigured: boolean;
   /** The poller's MONITOR_INTERVAL_SECONDS: a subreddit unread for two of them is stale. */
   intervalSeconds: number;
-  /** Without a language model an intent could never be judged: giving one is refused (503). */
-  judgeConfigured: boolean;
+  /** Without a language model an intent could never be judged, nor a reply drafted: asking for either is refused (503). */
+  llmConfigured: boolean;
   limits: MonitorLimits;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
@@ -136,7 +145,7 @@ export function createMonitorsUsecases(deps: {
     async create(accountId, input, { via, idempotency = null }) {
       const settings = newMonitorSettings(input);
       if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
-      if (settings.intent && !deps.judgeConfigured) throw monitorsErrors.judgeNotConfigured();
+      assertModelFor(settings, deps.llmConfigured);
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock();
       const at = now.toISOString();
@@ -183,7 +192,7 @@ export function createMonitorsUsecases(deps: {
         keywords: settings.keywords ?? (JSON.parse(row.keywords) as string[]),
         query: settings.query !== undefined ? settings.query : row.query,
       });
-      if (settings.intent && !deps.judgeConfigured) throw monitorsErrors.judgeNotConfigured();
+      assertModelFor(settings, deps.llmConfigured);
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock().toISOString();
       // New subreddits or keywords of an active monitor apply from the poller's next cycle; only a

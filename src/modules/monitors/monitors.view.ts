@@ -5,7 +5,7 @@
  */
 import type { MonitorSettings } from './monitors.input.ts';
 import type { RedditAppState } from './poller/reddit-app.ts';
-import type { MatchedItem, MatchMode, MonitorMatchRow, MonitorRow, MonitorSource, PausedReason } from './monitors.tables.ts';
+import type { MatchedItem, MatchMode, MatchStatus, MonitorMatchRow, MonitorRow, MonitorSource, PausedReason } from './monitors.tables.ts';
 
 /** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */
 export interface MonitorInput {
@@ -21,6 +21,8 @@ export interface MonitorInput {
   query?: string | null;
   intent?: string | null;
   min_relevance?: number;
+  draft_replies?: boolean;
+  draft_instructions?: string | null;
 }
 
 export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused' };
@@ -85,6 +87,10 @@ export interface MatchView extends MatchedItem {
   judge_model: string | null;
   /** Judged below the monitor's bar: kept, listed with ?include=filtered, never sent by webhook. */
   filtered: boolean;
+  /** Where it stands in the inbox, with its newest draft and the publication that answered it. */
+  status: MatchStatus;
+  draft_id: string | null;
+  publication_id: string | null;
 }
 
 /** What a monitor matched lately, as the Monitors list shows it. */
@@ -115,6 +121,8 @@ export function toMonitorView(row: MonitorRow, health: MonitorHealth): MonitorVi
     query: row.query,
     intent: row.intent,
     min_relevance: Number(row.min_relevance),
+    draft_replies: Number(row.draft_replies) === 1,
+    draft_instructions: row.draft_instructions,
     health,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -141,5 +149,8 @@ export function toMatchView(row: MonitorMatchRow): MatchView {
     judge_error: row.judge_error === null ? null : (JSON.parse(row.judge_error) as MatchView['judge_error']),
     judge_model: row.judge_model,
     filtered: Number(row.filtered) === 1,
+    status: row.status,
+    draft_id: row.draft_id,
+    publication_id: row.publication_id,
   };
 }

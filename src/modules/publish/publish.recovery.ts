@@ -1,16 +1,19 @@
 /**
- * Publications whose outcome was lost: `running` past the lease (the process died while Reddit was
- * asked) or `unknown` (Reddit did not answer in time). Each is still charged. Recovery asks Reddit
- * whether it went out, in the author's own newest comments or posts, and settles it once: found →
- * `published` (the charge stands, the Reddit id is recorded); not there → `failed`, refunded. When
- * Reddit cannot be asked, the question waits for a later round; after MAX_RECOVERY_CHECKS rounds the
- * publication ends `unknown` and is refunded, as it would have been before this check existed.
+ * How a publication ends, and with it its money; and the recovery of publications whose outcome was
+ * lost: `running` past the lease (the process died while Reddit was asked) or `unknown` (Reddit did
+ * not answer in time). Each still holds its price. Recovery asks Reddit whether it went out, in the
+ * author's own newest comments or posts, and settles it once: found → `published` (the hold is
+ * charged, the Reddit id recorded); not there → `failed`, the hold released. When Reddit cannot be
+ * asked, the question waits for a later round; after MAX_RECOVERY_CHECKS rounds the publication ends
+ * `unknown` and its hold is released (the doubt goes to the customer).
  */
-import { transaction, type Database } from '../../shared/db/database.ts';
+import type { Kysely } from 'kysely';
+import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import type { OwnThing, RedditUserClient } from '../../integrations/reddit/reddit.user.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import { refundOf } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
+import { inboxIn } from '../monitors/inbox/inbox.usecases.ts';
 import { createPublicationsRepository, type PublicationRow, type SettleFrom } from './publish.repository.ts';
 
 export const MAX_RECOVERY_CHECKS = 6;
@@ -29,26 +32,41 @@ function isTheOne(row: PublicationRow, thing: OwnThing): boolean {
   return thing.subreddit.toLowerCase() === row.target.slice(2).toLowerCase() && same(thing.title, row.title) && same(thing.text, row.body);
 }
 
+/** How a publication ends: on Reddit with its id, or not (`failed`: it did not go out; `unknown`: that can no longer be found out). */
+export type Ending =
+  | { status: 'published'; reddit_id: string; permalink: string; at: string }
+  | { status: 'failed' | 'unknown'; error: string; at: string };
+
 /**
- * Settles a publication that did not go out, or cannot be shown to have (`unknown`), and refunds it in
- * the same transaction. Guarded on the state it expects: false when someone else settled it first.
+ * Its money, in the settlement's transaction. A publication holds its price from the moment it is
+ * recorded: it goes out → the hold is captured as one ledger `charge`; it does not → the hold is
+ * released and the ledger gets no row. Publications recorded before migration 0020 (which filled
+ * `text_hash` from then on) were charged when recorded instead: that charge stands, or is refunded.
  */
-export function settleRefunded(
-  db: Database,
-  row: PublicationRow,
-  outcome: { status: 'failed' | 'unknown'; error: string; at: string },
-  from: SettleFrom = { status: 'running' },
-): Promise<boolean> {
-  const { status, error, at } = outcome;
+async function pay(trx: Kysely<Tables>, row: PublicationRow, ending: Ending): Promise<void> {
+  const credits = creditsIn(trx);
+  const context = { accountId: row.account_id, keyId: row.key_id, purchase: { kind: 'publication', id: row.id } as const, at: ending.at };
+  const charge = ending.status === 'published' ? row.price : 0;
+  if (row.text_hash !== null) return credits.settleHold({ ...context, held: row.price, charge, heldAt: row.created_at });
+  if (ending.status !== 'published') await credits.refund({ ...context, amount: refundOf(row), chargedAt: row.created_at, reason: ending.error });
+}
+
+/**
+ * Settles a publication and its money in one transaction, guarded on the state it expects: false
+ * when someone else settled it first. One made from a draft that went out marks the draft's match
+ * `published` in the inbox, in the same transaction.
+ */
+export function settlePublication(db: Database, row: PublicationRow, ending: Ending, from: SettleFrom = { status: 'running' }): Promise<boolean> {
+  const { status, at } = ending;
+  const change =
+    ending.status === 'published'
+      ? { status, reddit_id: ending.reddit_id, permalink: ending.permalink, charged: row.price, error: null, completed_at: at, freeKey: false }
+      : // A refusal Reddit confirmed frees the Idempotency-Key, so a retry with it really retries.
+        { status, reddit_id: null, permalink: null, charged: 0, error: ending.error, completed_at: at, freeKey: status === 'failed' };
   return transaction(db, async (trx) => {
-    // A refusal Reddit confirmed frees the Idempotency-Key, so a retry with it really retries.
-    const change = { status, reddit_id: null, permalink: null, charged: 0, error, completed_at: at, freeKey: status === 'failed' };
     if (!(await createPublicationsRepository(trx).settle(row.id, change, from))) return false;
-    const amount = refundOf(row);
-    if (amount > 0) {
-      const purchase = { kind: 'publication', id: row.id } as const;
-      await creditsIn(trx).refund({ accountId: row.account_id, amount, chargedAt: row.created_at, keyId: row.key_id, purchase, reason: error, at });
-    }
+    await pay(trx, row, ending);
+    if (status === 'published' && row.generation_id) await inboxIn(trx).published(row.generation_id, row.id, at);
     return true;
   });
 }
@@ -82,25 +100,21 @@ export function createPublishRecovery(deps: {
     return candidates.filter((thing) => !taken.has(thing.name)).at(-1) ?? null;
   }
 
-  /** Settles with its money move in one transaction; false when another recoverer got there first. */
-  async function settle(row: PublicationRow, found: OwnThing | null, finalError?: string): Promise<boolean> {
+  /** Settles from what Reddit shows, or, with `finalError`, as unknown; false when another recoverer got there first. */
+  function settle(row: PublicationRow, found: OwnThing | null, finalError?: string): Promise<boolean> {
     const from: SettleFrom = { status: row.status, recoveryChecks: row.recovery_checks };
     const at = clock().toISOString();
-    if (found) {
-      // The charge taken when it was sent stands: no money moves, only the status.
-      const change = { status: 'published' as const, reddit_id: found.name, permalink: found.permalink, charged: row.charged, error: null, completed_at: at };
-      return createPublicationsRepository(db).settle(row.id, { ...change, freeKey: false }, from);
-    }
+    if (found) return settlePublication(db, row, { status: 'published', reddit_id: found.name, permalink: found.permalink, at }, from);
     const where = row.kind === 'comment' ? 'comments' : 'posts';
-    const error = finalError ?? `the answer from Reddit was lost, and u/${row.author}'s recent ${where} do not show it; the charge was refunded`;
-    return settleRefunded(db, row, { status: finalError ? 'unknown' : 'failed', error, at }, from);
+    const error = finalError ?? `the answer from Reddit was lost, and u/${row.author}'s recent ${where} do not show it; nothing was charged`;
+    return settlePublication(db, row, { status: finalError ? 'unknown' : 'failed', error, at }, from);
   }
 
-  /** Reddit could not be asked: again later, or, after the last round, refunded as unknown. */
+  /** Reddit could not be asked: again later, or, after the last round, settled unknown (its hold released). */
   async function postpone(row: PublicationRow, reason: string): Promise<boolean> {
     const checks = row.recovery_checks + 1;
     if (checks >= MAX_RECOVERY_CHECKS) {
-      const error = `Reddit could not be asked whether it went out (${reason}), ${checks} times; the charge was refunded`;
+      const error = `Reddit could not be asked whether it went out (${reason}), ${checks} times; nothing was charged`;
       return settle(row, null, error);
     }
     const next = new Date(clock().getTime() + recheckDelayMs(checks));

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
+import type { Earlier, RailsReader } from './publish.rails.ts';
 import type { PublicationsTable } from './publish.tables.ts';
 
 export type PublicationRow = PublicationsTable;
@@ -8,6 +9,26 @@ export type PublicationRow = PublicationsTable;
 export interface SettleFrom {
   status: PublicationRow['status'];
   recoveryChecks?: number;
+}
+
+/** What the rails count: publications that did or may have gone out (a failed one never did). */
+const OUT_OR_MAYBE = ['running', 'published', 'unknown'] as const;
+
+/** The rails' questions (publish.rails.ts), on the (account_id, created_at) index of migration 0020. */
+function railsReader(db: Kysely<Tables>): RailsReader {
+  const counted = (accountId: string) =>
+    db.selectFrom('publications').select(['id', 'created_at']).where('account_id', '=', accountId).where('status', 'in', OUT_OR_MAYBE);
+  return {
+    sameText: (accountId, textHash, since) =>
+      counted(accountId).where('text_hash', '=', textHash).where('created_at', '>', since).orderBy('created_at', 'desc').executeTakeFirst(),
+    inThread: (accountId, thread) =>
+      counted(accountId).where('thread_id', '=', thread).orderBy('created_at', 'desc').executeTakeFirst(),
+    async createdAfter(accountId, since, subreddit): Promise<Earlier[]> {
+      let query = counted(accountId).where('created_at', '>', since);
+      if (subreddit !== undefined) query = query.where(sql<string>`lower(subreddit)`, '=', subreddit.toLowerCase());
+      return query.orderBy('created_at').orderBy('id').execute();
+    },
+  };
 }
 
 export function createPublicationsRepository(db: Kysely<Tables>) {
@@ -24,7 +45,7 @@ export function createPublicationsRepository(db: Kysely<Tables>) {
     },
 
     /**
-     * Serialises an account's publishes inside a transaction, so the duplicate and key checks cannot
+     * Serialises an account's publishes inside a transaction, so the rails and the key check cannot
      * both pass for two concurrent requests. SQLite's BEGIN IMMEDIATE already does this.
      */
     async lockAccount(accountId: string): Promise<void> {
@@ -40,19 +61,9 @@ export function createPublicationsRepository(db: Kysely<Tables>) {
         .where('idempotency_key', '=', key)
         .executeTakeFirst(),
 
-    /** A publication of the same text to the same place since `since` that did or may have gone out. */
-    findRecentDuplicate: (accountId: string, contentHash: string, since: string) =>
-      db
-        .selectFrom('publications')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('content_hash', '=', contentHash)
-        .where('created_at', '>=', since)
-        .where('status', 'in', ['running', 'published', 'unknown'])
-        .orderBy('id', 'desc')
-        .executeTakeFirst(),
+    ...railsReader(db),
 
-    /** Guarded on the state it expects, so a publication is settled (and charged or refunded) once. */
+    /** Guarded on the state it expects, so a publication is settled (and its hold charged or released) once. */
     async settle(
       id: string,
       change: Pick<PublicationRow, 'status' | 'reddit_id' | 'permalink' | 'charged' | 'error' | 'completed_at'> & {
@@ -64,7 +75,7 @@ export function createPublicationsRepository(db: Kysely<Tables>) {
       return guarded(id, from, { ...rest, lease_expires_at: null, ...(freeKey ? { idempotency_key: null } : {}) });
     },
 
-    /** Leaves it unsettled (`unknown`, still charged) for recovery to act on after `lease_expires_at`. */
+    /** Leaves it unsettled (`unknown`, still holding its price) for recovery to act on after `lease_expires_at`. */
     postpone: (id: string, from: SettleFrom, change: Pick<PublicationRow, 'error' | 'lease_expires_at' | 'recovery_checks'>) =>
       guarded(id, from, { ...change, status: 'unknown' }),
 

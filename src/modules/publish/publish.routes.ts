@@ -11,6 +11,8 @@ import { publicationParamsSchema, publicationSchema, publishBodySchema, publishH
 import type { PublishUsecases } from './publish.usecases.ts';
 
 const SAMPLE_ID = 'pub_7e1f3a5c9b2d4e6f8a0c1e3b5d7f';
+/** An earlier publication that a pace rail waits for, ten minutes before it leaves the window. */
+const SAMPLE_BLOCKING = { publicationId: SAMPLE_ID, retryAt: '2026-11-02T10:20:00.000Z', now: '2026-11-02T10:10:00.000Z' };
 
 export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases }> = async (app, { publish }) => {
   app.post(
@@ -30,7 +32,10 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
           connectionsErrors.redditUnavailable(new RedditTimeoutError('no answer within 10 s')),
           creditsErrors.insufficient(0, 10),
           creditsErrors.keyLimitReached({ limit: 500, spent: 495, required: 10, resetsAt: '2026-12-01T00:00:00.000Z' }),
-          publishErrors.duplicate(SAMPLE_ID),
+          publishErrors.duplicate(SAMPLE_ID, 24),
+          publishErrors.secondReply(SAMPLE_ID, 't3_abc123'),
+          publishErrors.subredditPace(SAMPLE_BLOCKING, 'r/node', { limit: 1, minutes: 10 }),
+          publishErrors.hourlyPace(SAMPLE_BLOCKING, 5),
           publishErrors.rejected(SAMPLE_ID, 'SUBREDDIT_NOTALLOWED', "you aren't allowed to post there.", 'sr'),
           publishErrors.rateLimited(SAMPLE_ID, 540, 'you are doing that too much. try again in 9 minutes.'),
           publishErrors.forbidden(SAMPLE_ID, 'Reddit answered 403'),
@@ -45,9 +50,11 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
         summary: "Post a comment or a self post to Reddit as the account's connected Reddit user (billable)",
         operationId: 'createPublication',
         description:
-          'Price: PRICE_PUBLISH, reserved before Reddit is called and refunded on any refusal, so only accepted posts cost. ' +
-          'Send an Idempotency-Key header to make retries safe; the same text to the same place within 10 minutes is ' +
-          'refused (409) unless allow_duplicate is true.',
+          'Price: PRICE_PUBLISH, held before Reddit is called and charged only when Reddit accepts it; a refusal releases ' +
+          'the hold. Send an Idempotency-Key header to make retries safe. The rails refuse, before anything is recorded or ' +
+          'held: the same text by this account within 24 hours (409 publish.duplicate, unless allow_duplicate), a second ' +
+          'reply in a thread (409 publish.second_reply, unless allow_second_reply), more than 1 publication per subreddit per ' +
+          '10 minutes (429 publish.subreddit_pace) or 5 per hour (429 publish.hourly_pace); the operator sets these figures.',
         tags: ['publish'],
         headers: publishHeadersSchema,
         body: publishBodySchema,
@@ -72,7 +79,7 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
         summary: 'One publication of this account (free)',
         operationId: 'getPublication',
         description:
-          'Where a publish stands: running, published (with Reddit\'s id and permalink), failed (refunded), or unknown while the service checks whether Reddit posted it.',
+          'Where a publish stands: running, published (with Reddit\'s id and permalink), failed (nothing charged), or unknown while the service checks whether Reddit posted it.',
         tags: ['publish'],
         params: publicationParamsSchema,
         response: { 200: publicationSchema },

@@ -2,7 +2,13 @@ import Type, { type Static } from 'typebox';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../idempotency/idempotency.schemas.ts';
 import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
-const allowDuplicate = Type.Optional(Type.Boolean({ description: 'Post the same text to the same place again within 10 minutes (default false)' }));
+const allowDuplicate = Type.Optional(
+  Type.Boolean({ description: 'true: publish it even though this account published the same text, anywhere, within the last 24 hours (PUBLISH_DUPLICATE_HOURS); default false' }),
+);
+/** Only comments go into a thread: a post starts one, so its shape has no such flag. */
+const allowSecondReply = Type.Optional(
+  Type.Boolean({ description: 'true: reply even though this account already replied in this thread (under the same post); default false, one reply per thread' }),
+);
 const markdown = Type.String({ minLength: 1, maxLength: 40_000, ...NOT_BLANK, description: 'Markdown text, not blank' });
 
 /** Three shapes: a stored draft, a comment, a self post. Exactly one fits any body. */
@@ -16,6 +22,7 @@ export const publishBodySchema = oneOf(
           description: 'A completed draft of POST /generate: its text goes where it was written for',
         }),
         allow_duplicate: allowDuplicate,
+        allow_second_reply: allowSecondReply,
       },
       { additionalProperties: false, title: 'PublishDraft' },
     ),
@@ -29,6 +36,7 @@ export const publishBodySchema = oneOf(
         }),
         body: markdown,
         allow_duplicate: allowDuplicate,
+        allow_second_reply: allowSecondReply,
       },
       { additionalProperties: false, title: 'PublishComment' },
     ),
@@ -55,6 +63,7 @@ export type PublishFields = Partial<{
   body: string;
   generation_id: string;
   allow_duplicate: boolean;
+  allow_second_reply: boolean;
 }>;
 
 export type PublishBody = Static<typeof publishBodySchema>;

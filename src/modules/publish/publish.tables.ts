@@ -29,6 +29,12 @@ export interface PublicationsTable {
   recovery_checks: number;
   /** The interface of the call that made it (`Caller.via`); null for rows older than migration 0017 made without a key. */
   via: Via | null;
+  /** "r/name" it went to, when known (a post's target, a draft's or a stored item's subreddit); the rails pace by it. */
+  subreddit: string | null;
+  /** The t3_ post of the thread a comment goes into, when known; one reply per thread reads it. */
+  thread_id: string | null;
+  /** SHA-256 of the text alone (whitespace folded, case kept): the same text anywhere, for the 24-hour rail. */
+  text_hash: string | null;
 }
 
 declare module '../../shared/db/database.ts' {

@@ -1,5 +1,7 @@
 import { isAppError } from '../../shared/errors.ts';
+import type { Payer } from '../../shared/via.ts';
 import type { Prices } from '../../shared/config/config.ts';
+import type { RailsConfig } from '../../shared/config/rails.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
@@ -10,16 +12,14 @@ import type { ConnectionsUsecases } from '../connections/connections.usecases.ts
 import { chargeFor } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
-import type { Caller } from '../keys/keys.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { publishErrors } from './publish.errors.ts';
-import { createPublishRecovery, settleRefunded } from './publish.recovery.ts';
+import { checkRails, type Attempt } from './publish.rails.ts';
+import { createPublishRecovery, settlePublication } from './publish.recovery.ts';
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
-import type { PublishBody } from './publish.schemas.ts';
+import type { PublishBody, PublishFields } from './publish.schemas.ts';
 import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
-import { contentHashOf, requestHashOf, resolveTarget, type PublishTarget } from './publish.target.ts';
-
-export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+import { contentHashOf, locateComment, requestHashOf, resolveTarget, textHashOf, type Locate, type PublishTarget } from './publish.target.ts';
 
 export function toPublicationView(row: PublicationRow, balance?: number) {
   return {
@@ -56,7 +56,7 @@ export const committingPublication = (id: string, price: number): Committing => 
   id,
   idField: 'publication_id',
   location: `/api/v1/publications/${id}`,
-  money: `was charged ${price} credits (refunded if it does not go out)`,
+  money: `holds ${price} credits until Reddit answers (charged only if it goes out)`,
 });
 
 export function createPublishUsecases(deps: {
@@ -67,8 +67,11 @@ export function createPublishUsecases(deps: {
   clock: () => Date;
   random: RandomBytes;
   prices: Prices;
+  rails: RailsConfig;
+  /** Where a comment sent as text goes (its subreddit and post), for the rails; without it only a t3_ parent tells its thread. */
+  locate?: Locate;
 }) {
-  const { db, connections, redditUser, generate, clock, random, prices } = deps;
+  const { db, connections, redditUser, generate, clock, random, prices, rails, locate } = deps;
   const publications = createPublicationsRepository(db);
   const recovery = createPublishRecovery({ db, connections, redditUser, clock });
   const spendableBalance = (accountId: string) => creditsIn(db).spendableBalance(accountId);
@@ -81,8 +84,8 @@ export function createPublishUsecases(deps: {
     return { publication: toPublicationView(prior, await spendableBalance(prior.account_id)), replayed: true };
   }
 
-  /** Settles a publication that did not go out: refunds it in the same transaction. False when already settled. */
-  const fail = (row: PublicationRow, error: string) => settleRefunded(db, row, { status: 'failed', error, at: clock().toISOString() });
+  /** Settles a publication that did not go out: its hold is released in the same transaction. False when already settled. */
+  const fail = (row: PublicationRow, error: string) => settlePublication(db, row, { status: 'failed', error, at: clock().toISOString() });
 
   /**
    * This process outlived its lease and recovery settled the publication from what Reddit shows; that
@@ -101,7 +104,7 @@ export function createPublishUsecases(deps: {
     );
   }
 
-  /** Reddit's refusal as the caller's problem; every one of them is refunded. */
+  /** Reddit's refusal as the caller's problem; none of them is charged. */
   function refusal(row: PublicationRow, outcome: Exclude<PublishOutcome, { ok: true } | { kind: 'unauthorized' }>) {
     if (outcome.kind === 'rejected') return publishErrors.rejected(row.id, outcome.code, outcome.message, outcome.field);
     if (outcome.kind === 'rate_limited') return publishErrors.rateLimited(row.id, outcome.retryAfterSeconds, outcome.message);
@@ -109,10 +112,11 @@ export function createPublishUsecases(deps: {
   }
 
   /**
-   * The charge and the record, with the Idempotency-Key on the record, in one transaction; or the
-   * publication that already has the key (found first, or by the unique index when a twin raced us).
+   * Under the account's lock: the publication that already has the Idempotency-Key (found first, or by
+   * the unique index when a twin raced us); else the rails, which refuse before anything is written;
+   * else the hold and the record, with the key on it, in one transaction.
    */
-  async function chargeAndRecord(row: PublicationRow, body: PublishBody, idempotencyKey: string | undefined): Promise<PublicationRow | undefined> {
+  async function holdAndRecord(row: PublicationRow, attempt: Attempt, idempotencyKey: string | undefined): Promise<PublicationRow | undefined> {
     const accountId = row.account_id;
     try {
       return await transaction(db, async (trx) => {
@@ -120,12 +124,8 @@ export function createPublishUsecases(deps: {
         await repo.lockAccount(accountId);
         const first = idempotencyKey ? await repo.findByKey(accountId, idempotencyKey) : undefined;
         if (first) return first;
-        if (!body.allow_duplicate) {
-          const since = new Date(Date.parse(row.created_at) - DUPLICATE_WINDOW_MS).toISOString();
-          const duplicate = await repo.findRecentDuplicate(accountId, row.content_hash, since);
-          if (duplicate) throw publishErrors.duplicate(duplicate.id);
-        }
-        await creditsIn(trx).charge({ accountId, price: row.charged, keyId: row.key_id, purchase: { kind: 'publication', id: row.id }, at: row.created_at });
+        await checkRails(repo, rails, attempt);
+        await creditsIn(trx).hold({ accountId, keyId: row.key_id, amount: row.price, at: row.created_at });
         await repo.insert(row);
         return undefined;
       });
@@ -137,7 +137,7 @@ export function createPublishUsecases(deps: {
     }
   }
 
-  /** Reddit's part, after the charge committed: the publication, or a refund and an error with its id. */
+  /** Reddit's part, after the hold committed: the publication (charged), or the hold released and an error with its id. */
   async function goOut(user: RedditUserClient, row: PublicationRow, target: PublishTarget, leaseMs: number) {
     let outcome;
     try {
@@ -145,9 +145,9 @@ export function createPublishUsecases(deps: {
     } catch (error) {
       const failure = error as Failure;
       if (error instanceof RedditTimeoutError) {
-        // It may have gone out: still charged, and checked against Reddit once Reddit has surely finished.
+        // It may have gone out: still held, and checked against Reddit once Reddit has surely finished.
         const checkAfter = new Date(clock().getTime() + leaseMs).toISOString();
-        const why = `${error.message}; it is checked against Reddit after ${checkAfter}: charged if it went out, refunded if not`;
+        const why = `${error.message}; it is checked against Reddit after ${checkAfter}: charged if it went out, released if not`;
         const mine = await publications.postpone(row.id, { status: 'running' }, { error: why, lease_expires_at: checkAfter, recovery_checks: 0 });
         if (!mine) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 504, false));
         throw publishErrors.outcomeUnknown(row.id, 504, true);
@@ -165,29 +165,20 @@ export function createPublishUsecases(deps: {
       if (!(await fail(row, problem.message))) return (await recovered(row)) ?? throwError(problem);
       throw problem;
     }
-    const settled = await transaction(db, (trx) =>
-      createPublicationsRepository(trx).settle(row.id, {
-        status: 'published',
-        reddit_id: outcome.id,
-        permalink: outcome.permalink,
-        charged: row.charged,
-        error: null,
-        completed_at: clock().toISOString(),
-        freeKey: false,
-      }),
-    );
+    const settled = await settlePublication(db, row, { status: 'published', reddit_id: outcome.id, permalink: outcome.permalink, at: clock().toISOString() });
     if (!settled) return (await recovered(row)) ?? throwError(publishErrors.outcomeUnknown(row.id, 409, false));
     const stored = (await publications.findForAccount(row.account_id, row.id))!;
     return { publication: toPublicationView(stored, await spendableBalance(row.account_id)), replayed: false };
   }
 
   return {
-    async publish(caller: Caller, body: PublishBody, idempotencyKey?: string) {
+    async publish(caller: Payer, body: PublishBody, idempotencyKey?: string) {
       const requestHash = requestHashOf(body);
       const prior = idempotencyKey ? await publications.findByKey(caller.accountId, idempotencyKey) : undefined;
       if (prior) return replay(prior, requestHash);
-      const target = await resolveTarget(caller.accountId, body, generate.get);
+      const written = await resolveTarget(caller.accountId, body, generate.get);
       await connections.assertConnected(caller.accountId);
+      const target = await locateComment(caller.accountId, written, locate);
       const user = redditUser!;
       const author = (await connections.get(caller.accountId))?.username ?? null;
       // A token refresh and the post, twice when Reddit refuses the first token: all within publishBudgetMs().
@@ -195,6 +186,7 @@ export function createPublishUsecases(deps: {
       const now = clock();
       const id = newId('pub', now, random);
       const price = chargeFor(prices, { kind: 'publication', id });
+      const textHash = textHashOf(target);
       const row: PublicationRow = {
         id,
         account_id: caller.accountId,
@@ -206,6 +198,9 @@ export function createPublishUsecases(deps: {
         body: target.body,
         generation_id: target.generationId,
         content_hash: contentHashOf(target),
+        text_hash: textHash,
+        subreddit: target.subreddit,
+        thread_id: target.thread,
         idempotency_key: idempotencyKey ?? null,
         request_hash: requestHash,
         reddit_id: null,
@@ -221,15 +216,19 @@ export function createPublishUsecases(deps: {
         via: caller.via,
       };
 
+      const { allow_duplicate, allow_second_reply } = body as PublishFields;
+      const lifted = { allowDuplicate: allow_duplicate === true, allowSecondReply: allow_second_reply === true };
+      const attempt: Attempt = { accountId: caller.accountId, at: row.created_at, kind: target.kind, textHash, subreddit: target.subreddit, thread: target.thread, ...lifted };
+
       const committing = committingPublication(row.id, price);
-      // Charge and record in one transaction before Reddit is called (see creditsIn), refund on any refusal.
-      const raced = await commitOf(committing, () => chargeAndRecord(row, body, idempotencyKey));
+      // Hold and record in one transaction before Reddit is called (see creditsIn); charged only once Reddit accepts it.
+      const raced = await commitOf(committing, () => holdAndRecord(row, attempt, idempotencyKey));
       if (raced) return replay(raced, requestHash);
       return afterCommitOf(committing, () => goOut(user, row, target, leaseMs));
     },
 
     /** What publish would post, where, as whom and for how much, without posting or charging: for a person to approve first. */
-    async preview(caller: Caller, body: PublishBody) {
+    async preview(caller: Payer, body: PublishBody) {
       const target = await resolveTarget(caller.accountId, body, generate.get);
       await connections.assertConnected(caller.accountId);
       const author = (await connections.get(caller.accountId))?.username ?? null;
@@ -257,7 +256,7 @@ export function createPublishUsecases(deps: {
       return toPublicationDetail(row);
     },
 
-    /** Publications whose answer from Reddit was lost: charged or refunded by what Reddit shows (publish.recovery.ts). */
+    /** Publications whose answer from Reddit was lost: charged or released by what Reddit shows (publish.recovery.ts). */
     recoverAbandoned: recovery.recoverAbandoned,
   };
 }

@@ -60,12 +60,12 @@ export const createScrapesRepository = (db: Kysely<Tables>) => ({
   },
 
   /** The results (JSON text) of the account's newest scrape that found this post, if any. */
-  async newestResultsWithPost(accountId: string, postId: string): Promise<string | null> {
+  async newestResultsWith(accountId: string, fullname: string): Promise<string | null> {
     const row = await db
       .selectFrom('scrapes')
       .select('results')
       .where('account_id', '=', accountId)
-      .where('results', 'like', `%"id":"${postId}"%`)
+      .where('results', 'like', `%"id":"${fullname}"%`)
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();

@@ -31,10 +31,10 @@ export const filterText = (text: string) => withoutDirectionControls(text).toLow
 /** How often a waiting request looks at the database, for scrapes run by another process. */
 const WAIT_POLL_MS = 200;
 
-/** A post this account's scrapes found, as the newest of them stored it (generate replies to it without asking Reddit). */
-export async function findScrapedPost(db: Database, accountId: string, postId: string): Promise<ScrapeResult | undefined> {
-  const results = await createScrapesRepository(db).newestResultsWithPost(accountId, postId);
-  return results ? (JSON.parse(results) as ScrapeResult[]).find((r) => r.id === postId) : undefined;
+/** A post or comment this account's scrapes found, as the newest of them stored it (generate replies to it without asking Reddit). */
+export async function findScrapedItem(db: Database, accountId: string, fullname: string): Promise<ScrapeResult | undefined> {
+  const results = await createScrapesRepository(db).newestResultsWith(accountId, fullname);
+  return results ? (JSON.parse(results) as ScrapeResult[]).find((r) => r.id === fullname) : undefined;
 }
 
 /** A scrape being created, as its answers name it when the database fails around the commit. */

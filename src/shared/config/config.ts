@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { billingConfig, type BillingConfig } from './billing.ts';
+import { railsConfig, type RailsConfig } from './rails.ts';
 
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }
@@ -54,6 +55,8 @@ export interface Config {
   monitors: MonitorsConfig;
   /** Buying credits with Stripe (billing.ts); without it credits come from the operator. */
   billing: BillingConfig;
+  /** The publishing rails (rails.ts): paces and the same-text window; 0 turns one off. */
+  rails: RailsConfig;
 }
 
 /** Credits per unit of what each feature sells; what a purchase costs is worked out in credits.prices.ts. */
@@ -278,5 +281,6 @@ export function loadConfig(env: Env = process.env): Config {
     billing: billingConfig(env, env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null, url(env, 'STRIPE_API_URL', 'https://api.stripe.com'), (message) => {
       throw new ConfigError(message);
     }),
+    rails: railsConfig(env, integer),
   };
 }

@@ -19,6 +19,7 @@ import { subredditOmittedNamesMigration } from './migrations/0016_subreddit_omit
 import { viaMigration } from './migrations/0017_via.ts';
 import { paymentsMigration } from './migrations/0018_payments.ts';
 import { relevanceMigration } from './migrations/0019_relevance.ts';
+import { repliesMigration } from './migrations/0020_replies.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017_via': viaMigration,
   '0018_payments': paymentsMigration,
   '0019_relevance': relevanceMigration,
+  '0020_replies': repliesMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

@@ -51,6 +51,7 @@ export const problemSchema = Type.Object(
     reddit_message: Type.Optional(text("publish.rejected: Reddit's own words")),
     reddit_field: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'publish.rejected: the field Reddit blamed' })),
     upstream_status: Type.Optional(integer("publish.reddit_unavailable: Reddit's HTTP status")),
+    retry_at: Type.Optional(Type.String({ format: 'date-time', description: 'publish.subreddit_pace, publish.hourly_pace: when the pace lets the next publication through' })),
   },
   { $id: 'Problem', additionalProperties: false },
 );

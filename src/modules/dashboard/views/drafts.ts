@@ -52,7 +52,10 @@ export function draftPage(viewer: Viewer, draft: Draft): Html {
 ${draft.error ? html`<p class="alert alert-error">${draft.error}</p>` : null}
 ${draft.title !== null ? html`<h2><bdi>${draft.title}</bdi></h2>` : null}
 ${draft.body !== null ? textBlock(draft.body) : html`<p class="muted">No text: the draft failed and its charge was refunded.</p>`}
-${draft.status === 'completed' ? html`<p class="muted">Publish it with <code>POST /api/v1/publish</code> and <code>{"generation_id": "${draft.id}"}</code>.</p>` : null}
+${draft.status === 'completed'
+  ? html`<p><a href="/dashboard/drafts/${draft.id}/publish">Review and publish…</a> <span class="muted">(a confirm step first; or call
+  <code>POST /api/v1/publish</code> with <code>{"generation_id": "${draft.id}"}</code>)</span></p>`
+  : null}
 <p><a href="/dashboard/drafts">← All drafts</a></p>`,
   });
 }

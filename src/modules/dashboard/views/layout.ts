@@ -9,13 +9,14 @@ export interface Viewer {
   topupFailure?: { reason: string; off: boolean; failures: number } | null;
 }
 
-type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'drafts' | 'publications' | 'webhooks' | 'connections';
+type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'inbox' | 'drafts' | 'publications' | 'webhooks' | 'connections';
 
 const NAV: [Section, string, string][] = [
   ['keys', 'API keys', '/dashboard/keys'],
   ['credits', 'Credits', '/dashboard/credits'],
   ['scrapes', 'Scrapes', '/dashboard/scrapes'],
   ['monitors', 'Monitors', '/dashboard/monitors'],
+  ['inbox', 'Inbox', '/dashboard/inbox'],
   ['drafts', 'Drafts', '/dashboard/drafts'],
   ['publications', 'Publications', '/dashboard/publications'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],

@@ -16,7 +16,7 @@ export interface MatchesSection {
 
 /** A match's text is shown up to this many characters; the link leads to all of it. */
 const EXCERPT = 300;
-const excerpt = (text: string) => {
+export const excerpt = (text: string) => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
 };
@@ -25,8 +25,9 @@ const excerpt = (text: string) => {
  * The judge's word on a match: its score and reason, or why it went out unjudged; nothing for a match
  * of a monitor that judges nothing. The score is a badge with its meaning as its accessible name, since
  * "87" alone says nothing to a screen reader. The reason quotes the post: isolated like Reddit's text.
+ * The Inbox shows it the same way.
  */
-function verdict(match: MatchView): Html | null {
+export function verdict(match: MatchView): Html | null {
   if (match.relevance !== null) {
     const label = `relevance ${match.relevance} of 100`;
     const model = match.judge_model ? `, judged by ${match.judge_model}` : '';

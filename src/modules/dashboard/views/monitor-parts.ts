@@ -21,6 +21,9 @@ export interface MonitorForm {
   intent: string;
   /** The bar a judged match must reach, as typed; empty means the default. */
   minRelevance: string;
+  /** Each delivered match gets a reply draft (charged), never published by itself. */
+  draftReplies: boolean;
+  draftInstructions: string;
 }
 
 /** A refused form's problems in the form's words, by the field's API name (`query`, `max_matches_per_day`). */
@@ -39,6 +42,8 @@ export const EMPTY_FORM: MonitorForm = {
   query: '',
   intent: '',
   minRelevance: String(DEFAULT_MIN_RELEVANCE),
+  draftReplies: false,
+  draftInstructions: '',
 };
 
 /** A saved monitor in the edit form's terms. */
@@ -55,6 +60,8 @@ export const formOf = (monitor: MonitorView): MonitorForm => ({
   query: monitor.query ?? '',
   intent: monitor.intent ?? '',
   minRelevance: String(monitor.min_relevance),
+  draftReplies: monitor.draft_replies,
+  draftInstructions: monitor.draft_instructions ?? '',
 });
 
 /** Text from Reddit or a caller, isolated so a bidirectional control in it cannot reorder the page around it. */
@@ -141,6 +148,14 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
       )}
       <label class="check"><input type="checkbox" name="include_nsfw" value="on"${checked(form.includeNsfw)}> Include NSFW</label>
     </fieldset>
+    <fieldset class="mon-choice">
+      <legend>Reply drafts</legend>
+      ${problem('draft_replies')}
+      <label class="check"><input type="checkbox" name="draft_replies" value="on"${checked(form.draftReplies)}>
+        <span class="mon-option">Draft a reply for each match</span> <span class="muted">charged like any draft; never posted until you approve it in the <a href="/dashboard/inbox">Inbox</a></span></label>
+    </fieldset>
+    <label>Instructions for the drafts <span class="muted">(optional: what the replies should say; your voice applies too)</span> ${problem('draft_instructions')}
+      <textarea name="draft_instructions" rows="3" maxlength="2000"${bad('draft_instructions')}>${form.draftInstructions}</textarea></label>
     <label>Webhook URL <span class="muted">(optional: new matches are POSTed here, signed)</span> ${problem('webhook_url')}
       <input type="url" name="webhook_url" value="${form.webhookUrl}" placeholder="https://" maxlength="2000"${bad('webhook_url')}></label>
     <label>Daily cap <span class="muted">(optional)</span> ${problem('max_matches_per_day')}

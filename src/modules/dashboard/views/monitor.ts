@@ -28,6 +28,12 @@ const relevanceText = (monitor: MonitorView) =>
     ? html`judged against “<bdi>${monitor.intent}</bdi>”; delivered from ${monitor.min_relevance} of 100`
     : html`<span class="muted">not judged (no intent)</span>`;
 
+/** Whether each match gets a reply draft, and with what instructions. */
+const draftsText = (monitor: MonitorView) =>
+  monitor.draft_replies
+    ? html`one for each match, in the <a href="/dashboard/inbox">Inbox</a>${monitor.draft_instructions ? html`: “<bdi>${monitor.draft_instructions}</bdi>”` : null}`
+    : html`<span class="muted">none (draft them one by one in the <a href="/dashboard/inbox">Inbox</a>)</span>`;
+
 function statusCard(view: MonitorPage): Html {
   const { monitor, viewer } = view;
   const action = monitor.status === 'active' ? 'pause' : 'resume';
@@ -44,6 +50,7 @@ function statusCard(view: MonitorPage): Html {
     ${monitor.exclude_keywords.length ? html`<dt>Excluding</dt><dd>${isolatedList(monitor.exclude_keywords)}</dd>` : null}
     ${monitor.query ? html`<dt>Query</dt><dd><code class="wrap-anywhere"><bdi>${monitor.query}</bdi></code></dd>` : null}
     <dt>Relevance</dt><dd>${relevanceText(monitor)}</dd>
+    <dt>Reply drafts</dt><dd>${draftsText(monitor)}</dd>
     <dt>Match</dt><dd>${monitor.match === 'word' ? 'whole words' : 'phrase'}, ${sourcesText(monitor.sources).toLowerCase()}${monitor.include_nsfw ? ', NSFW included' : ''}</dd>
     <dt>Webhook</dt><dd>${monitor.webhook_url ? html`<code class="wrap-anywhere">${monitor.webhook_url}</code>` : html`<span class="muted">none</span>`}</dd>
     <dt>Daily cap</dt><dd>${monitor.max_matches_per_day ?? html`<span class="muted">none</span>`}</dd>

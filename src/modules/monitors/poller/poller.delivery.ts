@@ -23,6 +23,8 @@ import { createDeliveryRepository } from './delivery.repository.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
 import type { MonitorRow, PausedReason } from '../monitors.tables.ts';
 import { toMatchView } from '../monitors.view.ts';
+import type { GenerateUsecases, PreparedDraft } from '../../generate/generate.usecases.ts';
+import pLimit from 'p-limit';
 
 /**
  * Renews the poller's lease inside the storing transaction, locking its row until the commit: matches
@@ -61,13 +63,21 @@ export function createMatchDelivery(deps: {
   prices: Prices;
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
   judging: Pick<MatchJudging, 'judge'>;
+  /** The reply drafts of monitors with draft_replies (generate's usecases). */
+  drafts: Pick<GenerateUsecases, 'prepareForMatch' | 'write'>;
 }) {
   const { db, clock, random, prices } = deps;
   const outbox = createDeliveryRepository(db);
+  // Drafts are written by the model after their match's transaction commits, two at a time, and never
+  // while the storing slot is held: the next monitor's matches do not wait for a model. `flush` waits for them.
+  const writing = pLimit(2);
+  let written: Promise<void>[] = [];
 
   /** Stores what can be paid for; returns how many were stored and why the monitor paused, if it did. */
   async function storeOnce(monitorId: string, found: JudgedFound[], now: Date, fence: Fence) {
-    return transaction(db, async (trx) => {
+    const drafts: PreparedDraft[] = [];
+    const outcome = await transaction(db, async (trx) => {
+      drafts.length = 0; // a retried transaction prepares its drafts again
       // First, so a poller that lost its lease stores nothing, and a new holder's lease waits for this commit.
       if (!(await fence(trx))) throw new PollerLeaseLost();
       const poller = createPollerRepository(trx);
@@ -118,6 +128,16 @@ export function createMatchDelivery(deps: {
         if (!filtered) {
           counts.delivered++;
           room--;
+          // A draft only when the account can pay for it too; the match is delivered either way.
+          if (Number(monitor.draft_replies) === 1 && balance >= prices.generate) {
+            const payer = { accountId: monitor.account_id, keyId: null, via: monitor.via };
+            const stored = { type: item.type, reddit_id: item.id, subreddit: `r/${item.subreddit}`, title: item.title, body: item.body, author: item.author, permalink: item.permalink, match_id: id };
+            const draft = await deps.drafts.prepareForMatch(trx, payer, stored, monitor.draft_instructions);
+            if (draft) {
+              drafts.push(draft);
+              balance -= draft.row.price;
+            }
+          }
         }
       }
       const purchase = { kind: 'monitor', id: monitorId, matches: counts.delivered, judged: counts.judged } as const;
@@ -130,6 +150,8 @@ export function createMatchDelivery(deps: {
       const paused = limit !== null && (await poller.pause(monitorId, limit, until, at, resumeFrom));
       return { stored: counts.stored, paused: paused ? limit : null };
     });
+    written.push(...drafts.map((draft) => writing(() => deps.drafts.write(draft))));
+    return outcome;
   }
 
   /** A monitor's new matches, oldest first, with their verdicts (judging.usecases.ts); a poll judges all its monitors at once. */
@@ -168,8 +190,11 @@ export function createMatchDelivery(deps: {
   const announceGap = (monitor: MonitorRow, gap: GapRow) =>
     announce(monitor, 'monitor.health', { gap: { source: gap.source, subreddits: gap.subreddits, from: gap.from, to: gap.to } });
 
-  /** Sends every monitor.matches delivery stored but not yet enqueued. */
+  /** Sends every monitor.matches delivery stored but not yet enqueued, once the drafts begun for them are written. */
   async function flush(): Promise<number> {
+    const pending = written;
+    written = [];
+    await Promise.all(pending);
     let sent = 0;
     for (;;) {
       const batches = await outbox.unsentBatches(50);

@@ -24,6 +24,8 @@ function monitorOf(fields: Partial<MonitorRow> = {}): MonitorRow {
     query: null,
     intent: null,
     min_relevance: 60,
+    draft_replies: 0,
+    draft_instructions: null,
     watch_from: at(0),
     resume_from: at(10),
     via: 'api',
