@@ -190,3 +190,23 @@ describe.each(engines)('rails the operator turned off (0) on %s', (engine) => {
     expect(await ledgerSum(app.services.db, account.accountId)).toBe(await account.balance());
   });
 });
+
+describe.each(engines)('replies per thread set by the operator on %s', (engine) => {
+  let app: PublishingApp;
+  beforeAll(async () => {
+    app = await startPublishingApp(engine, { worker: false, env: { PUBLISH_REPLIES_PER_THREAD: '2', PUBLISH_PACE_PER_SUBREDDIT: '0' } });
+  });
+  afterAll(() => app.close());
+
+  it('PUBLISH_REPLIES_PER_THREAD=2 lets a second reply into a thread without asking, and refuses the third', async () => {
+    const account = await app.connectedAccount(100);
+    const comment = (body: string) => app.api('POST', '/api/v1/publish', { token: account.token, body: { type: 'comment', parent: 't3_two1', body } });
+    expect((await comment('First.')).status).toBe(200);
+    expect((await comment('Second.')).status).toBe(200);
+    const third = await comment('Third.');
+    expect(third.status).toBe(409);
+    expect((await third.json()).code).toBe('publish.second_reply');
+    expect(await account.balance()).toBe(100 - 2 * PRICES.publish);
+    expect(await ledgerSum(app.services.db, account.accountId)).toBe(await account.balance());
+  });
+});

@@ -63,7 +63,7 @@ export const publishErrors = {
       code: 'publish.second_reply',
       status: 409,
       message:
-        `This account already replied in the thread of ${thread} (see publication_id); one reply per thread keeps it from looking like a bot. ` +
+        `This account already replied in the thread of ${thread} (see publication_id); replying once per thread keeps it from looking like a bot. ` +
         `Send allow_second_reply: true to reply there again. ${untouched}`,
       extra: { publication_id: publicationId },
     }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paceBlock, refusalOf, type Attempt, type Earlier } from './publish.rails.ts';
 
-const rails = { paceSubredditMinutes: 10, pacePerSubreddit: 2, pacePerHour: 3, duplicateHours: 24 };
+const rails = { paceSubredditMinutes: 10, pacePerSubreddit: 2, pacePerHour: 3, duplicateHours: 24, repliesPerThread: 1 };
 const at = '2026-11-02T11:00:00.000Z';
 const attempt: Attempt = { accountId: 'acc_1', at, kind: 'comment', textHash: 'h', subreddit: 'r/node', thread: 't3_a', allowDuplicate: false, allowSecondReply: false };
 const earlier = (id: string, minutesAgo: number): Earlier => ({ id, created_at: new Date(Date.parse(at) - minutesAgo * 60_000).toISOString() });
@@ -15,10 +15,14 @@ describe('the rails decide from what they found', () => {
   });
 
   it('the same text comes first, then the thread, then the paces: a change of request before a wait', () => {
-    const all = { sameText: earlier('pub_t', 60), inThread: earlier('pub_r', 30), inHour: [earlier('pub_1', 50), earlier('pub_2', 40), earlier('pub_3', 30)] };
+    const all = { sameText: earlier('pub_t', 60), inThread: [earlier('pub_r', 30)], inHour: [earlier('pub_1', 50), earlier('pub_2', 40), earlier('pub_3', 30)] };
     expect(refusalOf(rails, attempt, all)?.code).toBe('publish.duplicate');
     expect(refusalOf(rails, attempt, { ...all, sameText: undefined })?.code).toBe('publish.second_reply');
     expect(refusalOf(rails, attempt, { inHour: all.inHour })?.code).toBe('publish.hourly_pace');
+    // An operator who allows two replies per thread: the second passes, a third is refused naming the newest.
+    const two = { ...rails, repliesPerThread: 2 };
+    expect(refusalOf(two, attempt, { inThread: [earlier('pub_r', 30)] })).toBeNull();
+    expect(refusalOf(two, attempt, { inThread: [earlier('pub_r', 30), earlier('pub_s', 20)] })?.extra).toMatchObject({ publication_id: 'pub_s' });
     expect(refusalOf(rails, attempt, { inHour: all.inHour.slice(1), inSubreddit: [] })).toBeNull();
   });
 

@@ -19,8 +19,8 @@ export interface Earlier {
 export interface RailsReader {
   /** The newest with this text hash created after `since`. */
   sameText(accountId: string, textHash: string, since: string): Promise<Earlier | undefined>;
-  /** The newest comment in this thread, ever. */
-  inThread(accountId: string, thread: string): Promise<Earlier | undefined>;
+  /** The comments in this thread, ever, oldest first. */
+  inThread(accountId: string, thread: string): Promise<Earlier[]>;
   /** Those created after `since`, oldest first; only those in `subreddit` (case-insensitive) when it is given. */
   createdAfter(accountId: string, since: string, subreddit?: string): Promise<Earlier[]>;
 }
@@ -41,7 +41,7 @@ export interface Attempt {
 /** What the rails found; a rail that is off or lifted found nothing. */
 export interface RailFacts {
   sameText?: Earlier;
-  inThread?: Earlier;
+  inThread?: Earlier[];
   inSubreddit?: Earlier[];
   inHour?: Earlier[];
 }
@@ -69,7 +69,7 @@ export function paceBlock(earlier: Earlier[], limit: number, minutes: number): {
  */
 export function refusalOf(rails: RailsConfig, attempt: Attempt, facts: RailFacts): AppError | null {
   if (facts.sameText) return publishErrors.duplicate(facts.sameText.id, rails.duplicateHours);
-  if (facts.inThread) return publishErrors.secondReply(facts.inThread.id, attempt.thread!);
+  if (facts.inThread && facts.inThread.length >= rails.repliesPerThread) return publishErrors.secondReply(facts.inThread.at(-1)!.id, attempt.thread!);
   const now = attempt.at;
   const bySubreddit = facts.inSubreddit && paceBlock(facts.inSubreddit, rails.pacePerSubreddit, rails.paceSubredditMinutes);
   const byHour = facts.inHour && paceBlock(facts.inHour, rails.pacePerHour, HOUR_MINUTES);
@@ -87,7 +87,7 @@ export async function checkRails(reader: RailsReader, rails: RailsConfig, attemp
     facts.sameText = await reader.sameText(accountId, attempt.textHash, minutesBefore(at, rails.duplicateHours * HOUR_MINUTES));
   }
   // Only a comment goes into a thread; one whose post is not known cannot be checked.
-  if (attempt.kind === 'comment' && thread && !attempt.allowSecondReply) facts.inThread = await reader.inThread(accountId, thread);
+  if (attempt.kind === 'comment' && thread && rails.repliesPerThread > 0 && !attempt.allowSecondReply) facts.inThread = await reader.inThread(accountId, thread);
   if (subreddit && rails.pacePerSubreddit > 0 && rails.paceSubredditMinutes > 0) {
     facts.inSubreddit = await reader.createdAfter(accountId, minutesBefore(at, rails.paceSubredditMinutes), subreddit);
   }

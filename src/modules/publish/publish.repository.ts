@@ -21,8 +21,7 @@ function railsReader(db: Kysely<Tables>): RailsReader {
   return {
     sameText: (accountId, textHash, since) =>
       counted(accountId).where('text_hash', '=', textHash).where('created_at', '>', since).orderBy('created_at', 'desc').executeTakeFirst(),
-    inThread: (accountId, thread) =>
-      counted(accountId).where('thread_id', '=', thread).orderBy('created_at', 'desc').executeTakeFirst(),
+    inThread: (accountId, thread) => counted(accountId).where('thread_id', '=', thread).orderBy('created_at').orderBy('id').execute(),
     async createdAfter(accountId, since, subreddit): Promise<Earlier[]> {
       let query = counted(accountId).where('created_at', '>', since);
       if (subreddit !== undefined) query = query.where(sql<string>`lower(subreddit)`, '=', subreddit.toLowerCase());

@@ -14,6 +14,8 @@ export interface RailsConfig {
   pacePerHour: number;
   /** How long the same text by the same account is refused, anywhere, in hours (PUBLISH_DUPLICATE_HOURS); 0: off. */
   duplicateHours: number;
+  /** Comments one account may make in one thread, ever (PUBLISH_REPLIES_PER_THREAD); 0: off. */
+  repliesPerThread: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -31,5 +33,6 @@ export function railsConfig(env: Env, integer: WholeNumber): RailsConfig {
     pacePerSubreddit: integer(env, 'PUBLISH_PACE_PER_SUBREDDIT', 1, 0, 1000),
     pacePerHour: integer(env, 'PUBLISH_PACE_PER_HOUR', 5, 0, 1000),
     duplicateHours: integer(env, 'PUBLISH_DUPLICATE_HOURS', 24, 0, 24 * 30),
+    repliesPerThread: integer(env, 'PUBLISH_REPLIES_PER_THREAD', 1, 0, 1000),
   };
 }
