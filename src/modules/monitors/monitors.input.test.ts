@@ -21,6 +21,8 @@ describe('a monitor’s settings as the usecases check them', () => {
       query: null,
       intent: null,
       min_relevance: 60,
+      draft_replies: false,
+      draft_instructions: null,
     });
   });
 
