@@ -1,21 +1,35 @@
 /**
- * Scale-out benchmark: the core scenarios on PostgreSQL with two `serve --no-worker`
- * instances (load split evenly between them), next to the same scenarios on SQLite with one
- * process, in one run. Prints req/s and each PostgreSQL figure's ratio to its SQLite counterpart.
- * Needs TEST_DATABASE_URL (or BENCH_DATABASE_URL) pointing at a PostgreSQL database it may write to.
- * Rate-limit counters live in PostgreSQL unless BENCH_REDIS_URL is set (then in Redis).
- * Usage: npm run bench:scale [-- --seconds 10 --connections 50]
+ * Scale-out benchmark (issue 28): on PostgreSQL, GET /api/v1/balance (200) with one
+ * `serve --no-worker` instance, then with two sharing the load (wrk's connections split evenly, one
+ * wrk per instance, rates summed), with /healthz the same way for context. Both instances run
+ * throughout; "one instance" sends all the load to the first. Each round measures the four figures
+ * once and the ratios are taken within the round; prints the medians and the ratio two/one against
+ * the target of 1.7. The machine's cores are shared by wrk, PostgreSQL and both servers, so the
+ * figure is bounded by them (nproc is printed). A measurement, not a test: exits 0 either way.
+ * Needs wrk on the PATH and TEST_DATABASE_URL (or BENCH_DATABASE_URL) pointing at a PostgreSQL
+ * database it may write to (a schema of its own, dropped afterwards). Rate-limit counters live in
+ * PostgreSQL unless BENCH_REDIS_URL is set (then in Redis).
+ * Usage: npm run bench:scale [-- --rounds 3 --seconds 10 --connections 50]
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
-import { coreScenarios, measure, seedAccounts, startServer, tempSqliteUrl } from './support.ts';
+import { balance, healthz, measure, median, seedAccounts, startServer } from './support.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const TARGET = 1.7;
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!pgUrl) {
   process.stderr.write('bench:scale needs TEST_DATABASE_URL or BENCH_DATABASE_URL (a PostgreSQL URL)\n');
@@ -28,42 +42,50 @@ await admin.connect();
 await admin.query(`CREATE SCHEMA ${schema}`);
 const pgWithSchema = new URL(pgUrl);
 pgWithSchema.searchParams.set('options', `-c search_path=${schema}`);
+// BENCH_REDIS_URL moves the rate-limit counters of the instances to Redis.
+const env: Record<string, string> = { DATABASE_URL: pgWithSchema.toString() };
+if (process.env.BENCH_REDIS_URL) env.REDIS_URL = process.env.BENCH_REDIS_URL;
 
-async function prepare(databaseUrl: string) {
-  const services = await createServices(loadConfig({ DATABASE_URL: databaseUrl }), { reddit: null });
-  const tokens = await seedAccounts(services);
-  await services.close();
-  return tokens;
-}
-
-const sqliteEnv = { DATABASE_URL: tempSqliteUrl() };
-// BENCH_REDIS_URL moves the rate-limit counters of the PostgreSQL instances to Redis.
-const pgEnv: Record<string, string> = { DATABASE_URL: pgWithSchema.toString() };
-if (process.env.BENCH_REDIS_URL) pgEnv.REDIS_URL = process.env.BENCH_REDIS_URL;
-const [sqliteTokens, pgTokens] = [await prepare(sqliteEnv.DATABASE_URL), await prepare(pgEnv.DATABASE_URL)];
 const children = [];
 try {
-  const counters = pgEnv.REDIS_URL ? 'Redis' : 'PostgreSQL';
-  process.stdout.write(`subpilot scale benchmark: ${connections} connections, ${seconds} s per scenario, rate-limit counters in ${counters}\n`);
-  const single = await startServer(sqliteEnv);
-  children.push(single.child);
-  const sqliteRows = [];
-  await measure([single.url], coreScenarios(sqliteTokens)[0]!, 2, connections);
-  for (const scenario of coreScenarios(sqliteTokens)) sqliteRows.push(await measure([single.url], scenario, seconds, connections));
-  single.child.kill('SIGTERM');
+  const services = await createServices(loadConfig(env), { reddit: null });
+  const { rich } = await seedAccounts(services);
+  await services.close();
 
-  const a = await startServer(pgEnv, ['--no-worker']);
-  const b = await startServer(pgEnv, ['--no-worker']);
-  children.push(a.child, b.child);
-  await measure([a.url, b.url], coreScenarios(pgTokens)[0]!, 2, connections);
-  process.stdout.write(`\n${'scenario'.padEnd(40)}  SQLite×1 req/s  PostgreSQL×2 req/s  ratio\n`);
-  for (const [i, scenario] of coreScenarios(pgTokens).entries()) {
-    const row = await measure([a.url, b.url], scenario, seconds, connections);
-    const base = sqliteRows[i]!.rps;
+  const a = await startServer(env, ['--no-worker']);
+  children.push(a.child);
+  const b = await startServer(env, ['--no-worker']);
+  children.push(b.child);
+  const counters = env.REDIS_URL ? 'Redis' : 'PostgreSQL';
+  process.stdout.write(
+    `subpilot scale benchmark: PostgreSQL, serve --no-worker ×1 and ×2, ${connections} connections, ${seconds} s per figure, ` +
+      `${rounds} round(s), rate-limit counters in ${counters}, ${availableParallelism()} cores (nproc) shared by wrk, PostgreSQL and the servers\n`,
+  );
+  await measure([a.url, b.url], healthz, 2, connections); // warm-up of both
+  const scenarios = [healthz, balance(rich)];
+  const rows = scenarios.map((scenario) => ({ name: scenario.name, one: [] as number[], two: [] as number[], ratio: [] as number[] }));
+  for (let round = 0; round < rounds; round++) {
+    process.stderr.write(`  round ${round + 1} of ${rounds}\n`);
+    for (const [i, scenario] of scenarios.entries()) {
+      const one = await measure([a.url], scenario, seconds, connections);
+      const two = await measure([a.url, b.url], scenario, seconds, connections);
+      rows[i]!.one.push(one.rps);
+      rows[i]!.two.push(two.rps);
+      rows[i]!.ratio.push(two.rps / one.rps);
+    }
+  }
+
+  const width = Math.max(...rows.map((row) => row.name.length));
+  process.stdout.write(`\n${'scenario'.padEnd(width)}  ×1 req/s (median)  ×2 req/s (median)  ×2/×1 (median)  ×2/×1 min–max\n`);
+  for (const row of rows) {
+    const spread = `${Math.min(...row.ratio).toFixed(2)}–${Math.max(...row.ratio).toFixed(2)}`;
     process.stdout.write(
-      `${scenario.name.padEnd(40)}  ${base.toFixed(0).padStart(14)}  ${row.rps.toFixed(0).padStart(18)}  ${(row.rps / base).toFixed(2)}\n`,
+      `${row.name.padEnd(width)}  ${median(row.one).toFixed(0).padStart(17)}  ${median(row.two).toFixed(0).padStart(17)}  ` +
+        `${median(row.ratio).toFixed(2).padStart(14)}  ${spread.padStart(13)}\n`,
     );
   }
+  const ratio = median(rows[1]!.ratio);
+  process.stdout.write(`\ntarget: ${rows[1]!.name} ×2/×1 ${ratio.toFixed(2)} ≥ ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'}\n`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await admin.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -1,9 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+/**
+ * What the HTTP benchmarks share: seeding, starting `subpilot serve` in its own process, and
+ * `measure`, which runs wrk (the Debian package, on the PATH) and checks the replies' statuses.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { promisify } from 'node:util';
 import { createServices, type Services } from '../src/app/container.ts';
 import { createLlmClient, type LlmClient } from '../src/integrations/llm/llm.client.ts';
 import { loadConfig } from '../src/shared/config/config.ts';
@@ -15,40 +19,36 @@ export interface Scenario {
   headers?: Record<string, string>;
   body?: string;
   expectStatus: number;
+  /** The problem's `code` the request before the run must get: which refusal is measured (4xx share statuses). */
+  expectCode?: string;
 }
 
 export const tempSqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'subpilot-bench-')), 'bench.sqlite')}`;
 
-/** One account with plenty of credits and one with none, each with a key. */
-export async function seedAccounts(services: Services) {
+/**
+ * One account with plenty of credits (10 million: enough for three rounds of successful scrapes at a
+ * few thousand a second, one credit each) and one with none, each with a key.
+ */
+export async function seedAccounts(services: Services): Promise<{ rich: string; broke: string; richAccount: string }> {
   const rich = await services.accounts.createAccount(`rich-${Date.now()}@bench.local`);
-  await services.credits.grant(rich.id, 1_000_000, 'bench');
+  await services.credits.grant(rich.id, 10_000_000, 'bench');
   const broke = await services.accounts.createAccount(`broke-${Date.now()}@bench.local`);
   return {
     rich: (await services.keys.createKey(rich.id, 'bench')).token,
     broke: (await services.keys.createKey(broke.id, 'bench')).token,
+    richAccount: rich.id,
   };
 }
 
-/** The four figures of the core benchmark: the baseline, a paid-for read, the 401 and the 402 paths. */
-export const coreScenarios = (tokens: { rich: string; broke: string }): Scenario[] => [
-  { name: 'GET /healthz', path: '/healthz', expectStatus: 200 },
-  { name: 'GET /api/v1/balance (200)', path: '/api/v1/balance', headers: { authorization: `Bearer ${tokens.rich}` }, expectStatus: 200 },
-  {
-    name: 'GET /api/v1/balance, unknown key (401)',
-    path: '/api/v1/balance',
-    headers: { authorization: `Bearer ak_live_${'0'.repeat(64)}` },
-    expectStatus: 401,
-  },
-  {
-    name: 'POST /api/v1/scrape, no credits (402)',
-    method: 'POST',
-    path: '/api/v1/scrape',
-    headers: { authorization: `Bearer ${tokens.broke}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ subreddits: ['r/node'], keywords: ['bench'] }),
-    expectStatus: 402,
-  },
-];
+export const unknownKey = `ak_live_${'0'.repeat(64)}`;
+export const healthz: Scenario = { name: 'GET /healthz', path: '/healthz', expectStatus: 200 };
+export const balance = (token: string, name = 'GET /api/v1/balance (200)', expectStatus = 200, expectCode?: string): Scenario => ({
+  name,
+  path: '/api/v1/balance',
+  headers: { authorization: `Bearer ${token}` },
+  expectStatus,
+  expectCode,
+});
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -59,9 +59,10 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `subpilot serve` as its own process (autocannon gets the other core), logging warnings
- * only so that request log lines do not weigh on the figures, and waits until /healthz answers.
- * Reddit credentials point nowhere: the 402 path stops at the balance and never reaches Reddit.
+ * Starts `subpilot serve` as its own process (wrk gets the other core), logging warnings only so
+ * that request log lines do not weigh on the figures, and waits until /healthz answers. Reddit
+ * credentials point nowhere unless `env` says otherwise: the 402 path stops at the balance and
+ * never reaches Reddit.
  */
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
@@ -71,7 +72,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       PORT: String(port),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
-      // The 401 scenario measures the key check itself, not the throttle that answers a flood of them.
+      // The 401 scenarios measure the key check itself, not the throttle that answers a flood of them.
       AUTH_FAILURES_PER_MINUTE: '100000000',
       REDDIT_CLIENT_ID: 'bench',
       REDDIT_CLIENT_SECRET: 'bench',
@@ -90,45 +91,122 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   throw new Error('server did not start within 15 s');
 }
 
+/** What one wrk run reports: latencies in ms, and how many replies had a status of 400 or more. */
+interface WrkRun {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+}
+
+const scriptDir = mkdtempSync(join(tmpdir(), 'subpilot-wrk-'));
+let scripts = 0;
+
 /**
- * Runs one scenario with autocannon against each URL at once (connections split evenly) and sums
- * the rates; fails loudly if any reply had another status than expected.
+ * A Lua string literal for any text: bytes outside printable ASCII, quotes and backslashes as
+ * three-digit \ddd escapes, which every Lua reads the same (JSON's \u escapes are not Lua 5.1's).
  */
-export async function measure(urls: string[], scenario: Scenario, seconds: number, connections: number) {
-  const results = await Promise.all(
-    urls.map((url) =>
-      autocannon({
-        url: url + scenario.path,
-        method: scenario.method ?? 'GET',
-        headers: scenario.headers,
-        body: scenario.body,
-        duration: seconds,
-        connections: Math.max(1, Math.round(connections / urls.length)),
-      }),
-    ),
-  );
-  for (const result of results) {
-    const statuses = Object.keys(result.statusCodeStats ?? {});
-    if (result.errors > 0 || statuses.length !== 1 || statuses[0] !== String(scenario.expectStatus)) {
-      throw new Error(`${scenario.name}: unexpected replies (statuses ${statuses.join(', ')}, errors ${result.errors})`);
-    }
-  }
+const luaString = (text: string) =>
+  `"${[...Buffer.from(text)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('')}"`;
+
+function luaScript(scenario: Scenario): string {
+  const lines = [`wrk.method = ${luaString(scenario.method ?? 'GET')}`];
+  if (scenario.body !== undefined) lines.push(`wrk.body = ${luaString(scenario.body)}`);
+  for (const [name, value] of Object.entries(scenario.headers ?? {})) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+  const path = join(scriptDir, `${++scripts}.lua`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Reads wrk's report; throws with the whole output if a line it always prints is missing. */
+function parseWrk(output: string): WrkRun & { socketErrors: number[] } {
+  const find = (pattern: RegExp) => {
+    const match = pattern.exec(output);
+    if (!match) throw new Error(`wrk output without ${pattern}:\n${output}`);
+    return match;
+  };
+  const latency = (percent: string) => {
+    const [, value, unit] = find(new RegExp(`^\\s*${percent}%\\s+([\\d.]+)(us|ms|s|m|h)\\s*$`, 'm'));
+    return Number(value) * UNIT_MS[unit!]!;
+  };
+  // Both lines are printed only when the count is not zero.
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   return {
-    name: scenario.name,
-    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
+    rps: Number(find(/Requests\/sec:\s+([\d.]+)/)[1]),
+    p50: latency('50'),
+    p99: latency('99'),
+    requests: Number(find(/(\d+) requests in /)[1]),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0),
+    socketErrors: socket ? socket.slice(1).map(Number) : [0, 0, 0, 0],
   };
 }
 
-export function printTable(rows: { name: string; rps: number; p99: number }[], baseline: number, label = '/healthz') {
-  const width = Math.max(...rows.map((r) => r.name.length));
-  process.stdout.write(`\n${'scenario'.padEnd(width)}  req/s      p99 ms  ratio to ${label}\n`);
-  for (const row of rows) {
-    process.stdout.write(
-      `${row.name.padEnd(width)}  ${row.rps.toFixed(0).padStart(8)}  ${String(row.p99).padStart(6)}  ${(row.rps / baseline).toFixed(2)}\n`,
-    );
+/**
+ * One thread: the server process has the other core of the machine. A reply may take up to 30 s (a
+ * scrape waits SCRAPE_SYNC_WAIT_MS, 25 s by default, for its worker): wrk's default of 2 s would
+ * count a slow scrape under load as a socket error; slower than 30 s is one.
+ */
+async function runWrk(url: string, scenario: Scenario, seconds: number, connections: number): Promise<WrkRun> {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', luaScript(scenario), url + scenario.path];
+  const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
+  const { socketErrors, ...run } = parseWrk(stdout);
+  if (socketErrors.some((count) => count > 0)) {
+    const [connect, read, write, timeout] = socketErrors;
+    throw new Error(`${scenario.name}: socket errors (connect ${connect}, read ${read}, write ${write}, timeout ${timeout}) against ${url}`);
+  }
+  return run;
+}
+
+/** One request of the scenario must get exactly its status (and code): wrk only counts replies of 400 or more. */
+export async function expectAnswer(url: string, scenario: Scenario) {
+  const response = await fetch(url + scenario.path, { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body });
+  const body = await response.text();
+  const code = scenario.expectCode && (JSON.parse(body) as { code?: string }).code;
+  if (response.status !== scenario.expectStatus || code !== scenario.expectCode) {
+    const expected = `${scenario.expectStatus}${scenario.expectCode ? ` ${scenario.expectCode}` : ''}`;
+    throw new Error(`${scenario.name}: expected ${expected}, got ${response.status}: ${body.slice(0, 500)}`);
   }
 }
+
+export interface Measured extends WrkRun {
+  name: string;
+}
+
+/**
+ * Runs one scenario with wrk against each URL at once (connections split evenly) and sums the
+ * rates. The status is checked without slowing wrk down: one request before the run must get
+ * exactly `expectStatus`, and afterwards wrk's count of replies of 400 or more must be none (an
+ * expected 2xx) or all of them (an expected 4xx/5xx). `checkStatuses: false` skips both, for a
+ * scenario whose caller reports the refusals itself (and whose key must not be used beforehand).
+ * Socket errors always fail.
+ */
+export async function measure(urls: string[], scenario: Scenario, seconds: number, connections: number, { checkStatuses = true } = {}): Promise<Measured> {
+  if (checkStatuses) for (const url of urls) await expectAnswer(url, scenario);
+  const runs = await Promise.all(urls.map((url) => runWrk(url, scenario, seconds, Math.max(1, Math.round(connections / urls.length)))));
+  const sum = (field: 'rps' | 'requests' | 'non2xx') => runs.reduce((total, run) => total + run[field], 0);
+  const measured = {
+    name: scenario.name,
+    rps: sum('rps'),
+    p50: Math.max(...runs.map((run) => run.p50)),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    requests: sum('requests'),
+    non2xx: sum('non2xx'),
+  };
+  const expected = scenario.expectStatus < 400 ? 0 : measured.requests;
+  if (checkStatuses && measured.non2xx !== expected) {
+    throw new Error(`${scenario.name}: ${measured.non2xx} of ${measured.requests} replies had a status of 400 or more; expected ${expected} (all ${scenario.expectStatus})`);
+  }
+  return measured;
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 /**
  * The service on simulated time with a SQLite file, against a fake Reddit: `now()` is its clock, and

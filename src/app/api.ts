@@ -35,7 +35,9 @@ export const malformedHeaderLine = () => keysErrors.malformed('a header contains
  */
 export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
   // 1. Key → 401, before the body is read: a bad key is a 401 whatever else is wrong with the call.
-  //    An address that keeps sending bad keys gets 429 auth.too_many_failures here, before its key is looked up.
+  //    The key is known valid or not from memory (keys.known.ts); only a call that is not valid meets the
+  //    throttle on failures, so an address that keeps sending bad keys gets 429 auth.too_many_failures
+  //    for them while a valid key behind the same address passes.
   api.addHook('onRequest', authenticateRequest(services.keys, services.authFailures));
 
   // 2. Scope → 403 auth.insufficient_scope, when the key may not call this route (its `config.scope`).

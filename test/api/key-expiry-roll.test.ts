@@ -51,6 +51,8 @@ describe.each(engines)('key expiry and roll on %s', (engine) => {
     ['a past instant', '2020-01-01T00:00:00Z', /not in the future/],
     ['a word instead of a date', 'tomorrow', /not a date/],
     ['a day that does not exist', '2027-02-30', /not a date/],
+    ['a month that does not exist, as a date alone', '2027-13-01', /not a date/],
+    ['a month that does not exist, in an instant', '2027-13-01T09:00:00Z', /not a date/],
     ['a time without a zone', '2027-01-01T09:00:00', /not a date/],
   ])('an expiry of %s is refused with 422 keys.invalid_expiry', async (_label, expiresAt, message) => {
     const { accountId } = await app.accountWithKey(0);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
+import { compiledOnce, isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
 import type { Purchase } from './credits.prices.ts';
 import type { CreditLedgerTable } from './credits.tables.ts';
 
@@ -56,6 +56,11 @@ const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
  * `accounts.held` is reserved by unfinished scrapes and publications. What an account can spend is the difference.
  * Works on a database or a transaction; build one over the transaction that must include the change.
  */
+/** Compiled once: every balance read and every refusal for credits runs it. */
+const readStanding = compiledOnce<{ available: number; owed: number }, [accountId: string]>((db) =>
+  db.selectFrom('accounts').select([spendable.as('available'), 'owed']).where('id', '=', ''),
+);
+
 export const createCreditsRepository = (db: Kysely<Tables>) => ({
   /**
    * One guarded statement moves the balance (and, with `owedChange`, what is owed: the column's check
@@ -124,7 +129,7 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
 
   /** What the account can spend and what it owes, without locking (a read for a page or an answer). */
   async standingOf(accountId: string): Promise<{ spendable: number; owed: number } | undefined> {
-    const row = await db.selectFrom('accounts').select([spendable.as('available'), 'owed']).where('id', '=', accountId).executeTakeFirst();
+    const [row] = await readStanding(db, accountId);
     return row && { spendable: Number(row.available), owed: Number(row.owed) };
   },
 

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isAppError } from '../../shared/errors.ts';
 import type { AuthFailureThrottle } from '../ratelimit/ratelimit.failures.ts';
-import { fingerprintOfHeader } from './keys.tokens.ts';
 import type { Caller, KeysUsecases } from './keys.usecases.ts';
 import { keysErrors } from './keys.errors.ts';
 import type { Scope } from './keys.scopes.ts';
@@ -19,18 +18,16 @@ declare module 'fastify' {
 /**
  * onRequest hook for every /api/v1/ route, the first check of src/app/api.ts: it runs before the body
  * is read, so a bad key is a 401 even when the body is also too large, malformed or of the wrong type
- * (spec section 5, rule 4).
+ * (spec section 5, rule 4). Validity is decided first, from memory (keys.known.ts), and only a call
+ * that is not valid meets the throttle on failures: a valid key behind an address that floods (a NAT,
+ * an automation platform's egress) always passes, before and after a restart, and a throttled address
+ * gets the same 429 for every key it sends, so it cannot tell a revoked key from one that never was.
  */
 export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThrottle) => async (request: FastifyRequest) => {
-  const header = request.raw.headersDistinct.authorization;
-  // An address that keeps failing is refused before its key is looked up (that lookup is what a flood
-  // costs), unless the key is one that worked here before: valid keys behind a shared address pass.
-  failures.assertAllowed(request.ip, () => fingerprintOfHeader(header));
   try {
-    request.caller = await keys.authenticate(header, request.url);
-    failures.recordSuccess(request.caller.fingerprint);
+    request.caller = await keys.authenticate(request.raw.headersDistinct.authorization, request.url);
   } catch (error) {
-    if (isAppError(error) && error.status === 401) failures.recordFailure(request.ip);
+    if (isAppError(error) && error.status === 401) failures.countFailure(request.ip);
     throw error;
   }
 };

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { isSqlite, precompiled, transaction, type Database, type Tables } from '../../shared/db/database.ts';
+import type { KnownKeysSource } from './keys.known.ts';
+import { isSqlite, precompiled, sqliteChangeMarker, transaction, type Database, type Tables } from '../../shared/db/database.ts';
 
 export interface KeyRow {
   id: string;
@@ -63,27 +64,33 @@ const usableAt = (trx: Kysely<Tables>, accountId: string, at: string) =>
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]));
 
 export function createKeysRepository(db: Database) {
-  const findByFingerprint = precompiled<
-    {
-      id: string;
-      account_id: string;
-      prefix: string;
-      last_used_at: string | null;
-      scopes: string | null;
-      monthly_credit_limit: number | null;
-      expires_at: string | null;
+  const readGeneration = precompiled<{ generation: number }, []>(db, db.selectFrom('key_generation').select('generation').where('id', '=', sql.lit(1)));
+
+  /**
+   * What keys.known.ts reads: the counter of key writes, the rows written since (triggers of migration
+   * 0021 number every write, by this code or by hand), and on SQLite the sign of another connection's commit.
+   */
+  const knownKeysSource: KnownKeysSource = {
+    generation: async () => Number((await readGeneration())[0]!.generation),
+    async changedSince(after) {
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(['id', 'account_id', 'prefix', 'fingerprint', 'last_used_at', 'revoked_at', 'scopes', 'monthly_credit_limit', 'expires_at', 'generation'])
+        .where('generation', '>', after)
+        .$if(after === 0, (query) => query.where('revoked_at', 'is', null))
+        .execute();
+      return rows.map((row) => ({
+        ...row,
+        generation: Number(row.generation),
+        monthly_credit_limit: row.monthly_credit_limit === null ? null : Number(row.monthly_credit_limit),
+      }));
     },
-    [fingerprint: string]
-  >(
-    db,
-    db
-      .selectFrom('api_keys as k')
-      .select(['k.id', 'k.account_id', 'k.prefix', 'k.last_used_at', 'k.scopes', 'k.monthly_credit_limit', 'k.expires_at'])
-      .where('k.fingerprint', '=', '')
-      .where('k.revoked_at', 'is', null),
-  );
+    changeMarker: sqliteChangeMarker(db),
+  };
 
   return {
+    knownKeysSource,
+
     /**
      * Inserts the key unless the account already holds `maxActive` usable keys at `at`. The account
      * row is locked first, so concurrent creations queue up and can never together exceed the cap.
@@ -142,15 +149,6 @@ export function createKeysRepository(db: Database) {
         .where('revoked_at', 'is', null)
         .where('replaced_by', 'is', null)
         .executeTakeFirst();
-    },
-
-    /**
-     * The hot path of every API call: one indexed lookup by fingerprint, unrevoked keys only. It also
-     * reads the key's controls and the account's spendable balance in the same statement, so a free
-     * balance read or a request that cannot be paid for needs no second query.
-     */
-    async findActiveByFingerprint(fingerprint: string) {
-      return (await findByFingerprint(fingerprint))[0];
     },
 
     async listByAccount(accountId: string): Promise<KeyRow[]> {

@@ -16,10 +16,19 @@ export interface ApiKeysTable {
   expires_at: Generated<string | null>;
   /** The key that replaced this one by a roll; it works until `expires_at`, the end of the overlap. */
   replaced_by: Generated<string | null>;
+  /** The number of the write that left the row as it is (set by the triggers of migration 0021): what an instance reads to catch up. */
+  generation: Generated<number>;
+}
+
+/** One row (id 1): the number of the last key write, taken by the triggers of migration 0021. */
+export interface KeyGenerationTable {
+  id: number;
+  generation: number;
 }
 
 declare module '../../shared/db/database.ts' {
   interface Tables {
     api_keys: ApiKeysTable;
+    key_generation: KeyGenerationTable;
   }
 }

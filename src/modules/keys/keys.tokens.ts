@@ -15,12 +15,6 @@ export const fingerprintOf = (token: string): string => sha256(token);
 export const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 8;
 export const displayPrefixOf = (token: string): string => token.slice(0, DISPLAY_PREFIX_LENGTH);
 
-/** The fingerprint of a well-formed key in these header values, else null (no lookup, no error). */
-export function fingerprintOfHeader(values: readonly string[] | undefined): string | null {
-  const parsed = parseAuthorization(values);
-  return parsed.kind === 'token' ? fingerprintOf(parsed.token) : null;
-}
-
 type ParsedAuthorization =
   | { kind: 'missing' }
   | { kind: 'malformed'; reason: string }

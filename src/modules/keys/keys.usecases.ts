@@ -3,6 +3,7 @@ import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } fro
 import { keysErrors } from './keys.errors.ts';
 import { holdsKeyInUrl } from './keys.url.ts';
 import type { Database } from '../../shared/db/database.ts';
+import { createKnownKeys } from './keys.known.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
@@ -21,8 +22,6 @@ export interface Caller {
   accountId: string;
   keyId: string;
   keyPrefix: string;
-  /** SHA-256 of the key, as stored: lets the failed-attempt throttle recognise a key that worked. */
-  fingerprint: string;
   /** What the key may do: every scope for keys made without a choice. */
   scopes: Scope[];
   /** Whole credits the key may spend per UTC month, holds included; null: no limit. */
@@ -81,10 +80,11 @@ function checkControls(controls: KeyControls, now: Date) {
 
 function expiryOf(input: string, now: Date): string {
   const match = EXPIRY_PATTERN.exec(input.trim());
-  const at = match ? Date.parse(match[0].length === 10 ? utcDayStart(`${match[0]}T00:00:00Z`, 1) : match[0]) : NaN;
-  // Date.parse rolls 2027-02-30 over to March; a calendar day that does not exist is refused instead.
-  const realDay = match && dayOf(`${match[1]}T00:00:00Z`) === match[1];
-  if (!realDay || Number.isNaN(at)) throw keysErrors.invalidExpiry(`"${input}" is not a date or an instant with its time zone`);
+  // Date.parse rolls 2027-02-30 over to March, and month 13 is no date at all: a calendar day that does
+  // not exist is refused before anything computes with it.
+  const realDay = match !== null && !Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`)) && dayOf(`${match[1]}T00:00:00Z`) === match[1];
+  const at = realDay ? Date.parse(match[0].length === 10 ? utcDayStart(`${match[0]}T00:00:00Z`, 1) : match[0]) : NaN;
+  if (Number.isNaN(at)) throw keysErrors.invalidExpiry(`"${input}" is not a date or an instant with its time zone`);
   if (at <= now.getTime()) throw keysErrors.invalidExpiry(`${new Date(at).toISOString()} is not in the future`);
   return new Date(at).toISOString();
 }
@@ -92,6 +92,9 @@ function expiryOf(input: string, now: Date): string {
 export function createKeysUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes }) {
   const { clock, random } = deps;
   const keys = createKeysRepository(deps.db);
+  const known = createKnownKeys(keys.knownKeysSource);
+  /** When this process last wrote a key's last_used_at, so that a read stays a read for the rest of the minute. */
+  const touched = new Map<string, number>();
 
   /** A fresh key's identity and its token, shown once; the database keeps only the fingerprint. */
   function freshKey(accountId: string, now: Date) {
@@ -181,17 +184,19 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
       if (parsed.kind === 'missing') throw keysErrors.missing();
       if (parsed.kind === 'malformed') throw keysErrors.malformed(parsed.reason);
       const fingerprint = fingerprintOf(parsed.token);
-      const key = await keys.findActiveByFingerprint(fingerprint);
+      // From memory, exact as of every commit before this call (keys.known.ts): no lookup per call.
+      const key = await known.find(fingerprint);
       const now = clock();
       if (!key || (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())) throw keysErrors.invalid();
-      if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) >= TOUCH_INTERVAL_MS) {
+      const lastUsed = touched.get(key.id) ?? (key.last_used_at === null ? 0 : Date.parse(key.last_used_at));
+      if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+        touched.set(key.id, now.getTime());
         await keys.touch(key.id, now.toISOString());
       }
       return {
         accountId: key.account_id,
         keyId: key.id,
         keyPrefix: key.prefix,
-        fingerprint,
         scopes: scopesOf(key.scopes),
         monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
         via: 'api',

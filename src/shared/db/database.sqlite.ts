@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import type SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -45,7 +46,10 @@ class SqliteDriver implements Driver {
   private locked = false;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly sqlite: SQLite.Database) {
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly marker: ChangeMarker,
+  ) {
     this.connection = new SqliteConnection(sqlite);
   }
 
@@ -76,16 +80,64 @@ class SqliteDriver implements Driver {
   }
 
   async destroy() {
+    this.marker.close();
     this.sqlite.close();
   }
 }
 
+/**
+ * A reading that differs from the one before whenever the database may have changed in between, for
+ * a cache that must be exact (keys.known.ts): another connection committed, or this connection wrote
+ * (`total_changes()`: SQLite counts its own commits nowhere else). Other connections' commits show in
+ * the WAL-index header, the first 96 bytes of the `-shm` file: two copies of a 48-byte header that
+ * every commit rewrites, its change counter included (https://www.sqlite.org/walformat.html, "The
+ * WAL-Index Header"). Reading them costs one system call; `PRAGMA data_version`, which says the same,
+ * opens a read transaction (two locks) and cost three times as much. Copies that differ (a commit
+ * halfway through writing them) count as a change. Without a `-shm` file (not in WAL mode: a memory
+ * database) the pragma is the fallback. Synchronous and outside the queue for the connection: it
+ * reads counters, so it moves inside a transaction of this connection too.
+ */
+class ChangeMarker {
+  private shm: number | null | undefined;
+  private readonly header = Buffer.alloc(96);
+  private readonly last = Buffer.alloc(48);
+  private seen = 0;
+  private readonly changes: SQLite.Statement;
+  private readonly version: SQLite.Statement;
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    this.changes = sqlite.prepare('select total_changes()').pluck();
+    this.version = sqlite.prepare('pragma data_version').pluck();
+  }
+
+  readonly read = (): string => {
+    // The file exists once the connection has read in WAL mode, which opening it did (createDatabase).
+    if (this.shm === undefined) this.shm = existsSync(`${this.sqlite.name}-shm`) ? openSync(`${this.sqlite.name}-shm`, 'r') : null;
+    if (this.shm === null) return `${this.version.get()}:${this.changes.get()}`;
+    const { header, last } = this;
+    readSync(this.shm, header, 0, 96, 0);
+    if (header.compare(header, 48, 96, 0, 48) !== 0 || header.compare(last, 0, 48, 0, 48) !== 0) {
+      this.seen += 1;
+      header.copy(last, 0, 0, 48);
+    }
+    return `${this.seen}:${this.changes.get()}`;
+  };
+
+  close() {
+    if (typeof this.shm === 'number') closeSync(this.shm);
+    this.shm = null;
+  }
+}
+
 export class SubpilotSqliteDialect extends SqliteDialect {
+  readonly changeMarker: ChangeMarker;
+
   constructor(private readonly sqlite: SQLite.Database) {
     super({ database: sqlite });
+    this.changeMarker = new ChangeMarker(sqlite);
   }
 
   override createDriver(): Driver {
-    return new SqliteDriver(this.sqlite);
+    return new SqliteDriver(this.sqlite, this.changeMarker);
   }
 }

@@ -16,6 +16,9 @@ export interface Tables {}
 
 export type Database = Kysely<Tables>;
 
+/** The change marker of each SQLite database this process opened (`sqliteChangeMarker`). */
+const sqliteMarkers = new WeakMap<Database, () => string>();
+
 /** PostgreSQL returns BIGINT and COUNT as strings; credits fit a JS number, so read them as numbers. */
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
@@ -28,7 +31,10 @@ export function createDatabase(target: DatabaseTarget, log: DatabaseLog = { warn
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Tables>({ dialect: new SubpilotSqliteDialect(sqlite) });
+    const dialect = new SubpilotSqliteDialect(sqlite);
+    const db = new Kysely<Tables>({ dialect });
+    sqliteMarkers.set(db, dialect.changeMarker.read);
+    return db;
   }
   return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: createPool(target.url, log) }) });
 }
@@ -41,6 +47,26 @@ export function createDatabase(target: DatabaseTarget, log: DatabaseLog = { warn
 export function precompiled<R, P extends unknown[]>(db: Database, query: Compilable<R>) {
   const { sql: text } = query.compile();
   return async (...parameters: P): Promise<R[]> => (await db.executeQuery<R>(CompiledQuery.raw(text, parameters))).rows;
+}
+
+/**
+ * SQLite only (null on PostgreSQL): a reading that differs from the one before whenever the database
+ * may have changed in between, for a cache that must be exact (keys.known.ts). See database.sqlite.ts.
+ */
+export const sqliteChangeMarker = (db: Database): (() => string) | null => sqliteMarkers.get(db) ?? null;
+
+/**
+ * Like `precompiled`, for a hot query that also runs inside transactions: compiled once per SQL
+ * dialect (placeholders differ), then run on whichever handle is given, a transaction's included.
+ */
+export function compiledOnce<R, P extends unknown[]>(build: (db: Kysely<Tables>) => Compilable<R>) {
+  const texts = new Map<boolean, string>();
+  return async (db: Kysely<Tables>, ...parameters: P): Promise<R[]> => {
+    const sqlite = isSqlite(db);
+    let text = texts.get(sqlite);
+    if (text === undefined) texts.set(sqlite, (text = build(db).compile().sql));
+    return (await db.executeQuery<R>(CompiledQuery.raw(text, parameters))).rows;
+  };
 }
 
 /** One round trip: throws when the database does not answer (the readiness check). */

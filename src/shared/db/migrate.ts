@@ -20,6 +20,7 @@ import { viaMigration } from './migrations/0017_via.ts';
 import { paymentsMigration } from './migrations/0018_payments.ts';
 import { relevanceMigration } from './migrations/0019_relevance.ts';
 import { repliesMigration } from './migrations/0020_replies.ts';
+import { keyGenerationsMigration } from './migrations/0021_key_generations.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018_payments': paymentsMigration,
   '0019_relevance': relevanceMigration,
   '0020_replies': repliesMigration,
+  '0021_key_generations': keyGenerationsMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
