@@ -82,9 +82,12 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   // top-up of a crossing it made) now rather than at the worker's next pass. Not awaited: the answer is
   // already out, and an alert or top-up left here is taken up by that pass. A refused call rolled its transaction back and wrote none, so it costs no query (the 402
   // path ran at half speed in the benchmark when every POST looked).
-  api.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'POST' || !request.caller || reply.statusCode >= 400) return;
-    services.lowBalanceAlerts.flush().catch((error) => request.log.warn({ err: error }, 'sending low-balance alerts failed; the worker retries'));
-    services.billing.autoTopup.flush().catch((error) => request.log.warn({ err: error }, 'the auto top-up pass failed; the worker retries'));
+  // A callback hook: it waits for nothing, so it costs no promise on every call.
+  api.addHook('onResponse', (request, reply, done) => {
+    if (request.method === 'POST' && request.caller && reply.statusCode < 400) {
+      services.lowBalanceAlerts.flush().catch((error) => request.log.warn({ err: error }, 'sending low-balance alerts failed; the worker retries'));
+      services.billing.autoTopup.flush().catch((error) => request.log.warn({ err: error }, 'the auto top-up pass failed; the worker retries'));
+    }
+    done();
   });
 };

@@ -112,4 +112,23 @@ describe.each(engines)('the key path on %s', (engine) => {
       }
     });
   }
+
+  it('the balance read from memory on SQLite is exact: after each grant on instance A, the next read on instance B shows it', async () => {
+    const { token, accountId } = await app.accountWithKey(1);
+    const b = await startInstance(app);
+    try {
+      const read = async () => (await (await fetch(`${b.url}/api/v1/balance`, { headers: { authorization: `Bearer ${token}` } })).json()).balance;
+      expect(await read()).toBe(1);
+      for (let expected = 2; expected <= 30; expected++) {
+        await app.services.credits.grant(accountId, 1, 'test');
+        expect(await read()).toBe(expected);
+        expect(await read()).toBe(expected);
+      }
+      // And a change made by B's own connection (its own commit moves no data_version) shows on B at once.
+      await b.services.credits.grant(accountId, 5, 'test');
+      expect(await read()).toBe(35);
+    } finally {
+      await b.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledOnce, isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
+import { readUnlessChanged } from '../../shared/db/unchanged-cache.ts';
 import type { Purchase } from './credits.prices.ts';
 import type { CreditLedgerTable } from './credits.tables.ts';
 
@@ -129,7 +130,8 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
 
   /** What the account can spend and what it owes, without locking (a read for a page or an answer). */
   async standingOf(accountId: string): Promise<{ spendable: number; owed: number } | undefined> {
-    const [row] = await readStanding(db, accountId);
+    // The balance path of the API reads this on every call; on SQLite it is served from memory while nothing was written.
+    const [row] = await readUnlessChanged(db, `standing:${accountId}`, () => readStanding(db, accountId));
     return row && { spendable: Number(row.available), owed: Number(row.owed) };
   },
 

@@ -74,7 +74,8 @@ export function createPublishUsecases(deps: {
   const { db, connections, redditUser, generate, clock, random, prices, rails, locate } = deps;
   const publications = createPublicationsRepository(db);
   const recovery = createPublishRecovery({ db, connections, redditUser, clock });
-  const spendableBalance = (accountId: string) => creditsIn(db).spendableBalance(accountId);
+  const balances = creditsIn(db);
+  const spendableBalance = (accountId: string) => balances.spendableBalance(accountId);
 
   /** A retried request with a known key: the first result, or why there is none yet. */
   async function replay(prior: PublicationRow, requestHash: string) {

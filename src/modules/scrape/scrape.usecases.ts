@@ -59,6 +59,8 @@ export function createScrapeUsecases(deps: {
 }) {
   const { db, clock, random, prices, jobs, jobsConfig, events } = deps;
   const scrapes = createScrapesRepository(db);
+  /** Reads of the balance outside a transaction: built once, as every refused call reads it. */
+  const balances = creditsIn(db);
 
   /** Resolves with how the scrape ended, or undefined when it is still running after `timeoutMs`. */
   async function waitForSettled(id: string, timeoutMs: number): Promise<ScrapeSettled | undefined> {
@@ -100,7 +102,7 @@ export function createScrapeUsecases(deps: {
   async function outcome(accountId: string, id: string, options: { respondAsync: boolean; settled?: ScrapeSettled }) {
     const stored = await scrapes.findForAccount(accountId, id);
     if (!stored) throw scrapeErrors.notFound();
-    const balance = await creditsIn(db).spendableBalance(accountId);
+    const balance = await balances.spendableBalance(accountId);
     if (stored.status === 'failed' && !options.respondAsync) {
       const { settled } = options;
       if (settled?.blocked || stored.error?.startsWith(BLOCKED_ERROR_PREFIX)) throw scrapeErrors.redditBlocked(id, stored.error);
@@ -120,7 +122,7 @@ export function createScrapeUsecases(deps: {
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);
       const price = holdFor(prices, { subreddits: request.subreddits.length, keywords: searchKeywords(request).length });
       // A balance already too small needs no write to refuse; the guarded hold below decides the rest.
-      const available = await creditsIn(db).spendableBalance(caller.accountId);
+      const available = await balances.spendableBalance(caller.accountId);
       if (available < price) throw creditsErrors.insufficient(available, price);
       const now = clock();
       const row: ScrapeRow = {
