@@ -4,31 +4,24 @@
  * key without the `read` scope (403), a scrape at zero balance (402), a completed scrape against the
  * fake Reddit of the tests (200), a page of a monitor's matches read with `after`, and a valid key
  * never used before next to a flood of unknown keys with the failed-key throttle on (its own server).
- * Each round runs every scenario once, /healthz first, and each figure is a ratio to that round's
- * /healthz; prints per scenario the median req/s, the median ratio and its spread, the median p99,
+ * Each round runs every scenario once, each right after a /healthz of its own on the same server, and
+ * each figure is a ratio to that /healthz: this machine's speed drifts by a third within minutes, and
+ * a pair measured back to back drifts together. The scenarios that write (the completed scrape, the
+ * matches) have their own server and database, so their commits and worker never slow the key path's
+ * server. Prints per scenario the median req/s, the median ratio and its spread, the median p99,
  * then the targets (ratio ≥ 0.85 for the balance, the 401s and the 403, ≥ 0.7 for the 402). It is a
  * measurement, not a test: it exits 0 whether the targets are met or not. Needs wrk on the PATH.
  * Usage: npm run bench [-- --rounds 3 --seconds 10 --connections 50]
  * Smoke run: npm run bench -- --seconds 2 --rounds 1
  */
 import { setTimeout } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { matchStore } from '../test/support/matches.ts';
-import { balance, healthz, measure, median, seedAccounts, startServer, tempSqliteUrl, unknownKey, type Measured, type Scenario } from './support.ts';
+import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer, tempSqliteUrl, unknownKey, type Measured, type Scenario } from './support.ts';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-  },
-});
-const rounds = Number(values.rounds);
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
+const { rounds, seconds, connections } = roundOptions();
 /** The flood scenario's split, as in issue 9's measure: a well-behaved client next to four times its connections of bad keys. */
 const VALID_CONNECTIONS = 10;
 const FLOOD_CONNECTIONS = 40;
@@ -42,23 +35,29 @@ const SCRAPE_BODY = JSON.stringify({ subreddits: ['r/node'], keywords: ['bench']
 const fake = await startFakeReddit();
 fake.limitPerMinute = null;
 for (let i = 0; i < 5; i++) fake.addPost({ subreddit: 'node', title: `bench post ${i}`, selftext: 'a post the bench scrape finds' });
-const env = {
-  DATABASE_URL: tempSqliteUrl(),
-  REDDIT_API_URL: fake.url,
-  REDDIT_AUTH_URL: fake.url,
-  REDDIT_CLIENT_ID: fake.clientId,
-  REDDIT_CLIENT_SECRET: fake.clientSecret,
-  REDDIT_REQUESTS_PER_MINUTE: '100000',
-};
-const services = await createServices(loadConfig(env));
-const tokens = await seedAccounts(services);
-const revoked = await services.keys.createKey(tokens.richAccount, 'revoked');
-await services.keys.revokeKey(tokens.richAccount, { id: revoked.key.id });
-const scoped = await services.keys.createKey(tokens.richAccount, 'scoped', { scopes: ['scrape'] });
-// Monitors need Reddit configured (the fake's URL above); 40 stored matches, read after the 20th: a full page of 20.
-const monitor = await services.monitors.create(tokens.richAccount, { name: 'bench', subreddits: ['r/node'], keywords: ['bench'] }, { via: 'api' });
-const matchIds = await matchStore(services.db)(monitor.id, tokens.richAccount, 40);
-await services.close();
+/** A database seeded for the scenarios: the keys, a monitor and 40 stored matches (read after the 20th: a full page of 20). */
+async function seeded() {
+  const env = {
+    DATABASE_URL: tempSqliteUrl(),
+    REDDIT_API_URL: fake.url,
+    REDDIT_AUTH_URL: fake.url,
+    REDDIT_CLIENT_ID: fake.clientId,
+    REDDIT_CLIENT_SECRET: fake.clientSecret,
+    REDDIT_REQUESTS_PER_MINUTE: '100000',
+  };
+  const services = await createServices(loadConfig(env));
+  const tokens = await seedAccounts(services);
+  const revoked = await services.keys.createKey(tokens.richAccount, 'revoked');
+  await services.keys.revokeKey(tokens.richAccount, { id: revoked.key.id });
+  const scoped = await services.keys.createKey(tokens.richAccount, 'scoped', { scopes: ['scrape'] });
+  // Monitors need Reddit configured (the fake's URL above).
+  const monitor = await services.monitors.create(tokens.richAccount, { name: 'bench', subreddits: ['r/node'], keywords: ['bench'] }, { via: 'api' });
+  const matchIds = await matchStore(services.db)(monitor.id, tokens.richAccount, 40);
+  await services.close();
+  return { env, tokens, revoked, scoped, monitor, matchIds };
+}
+const reads = await seeded();
+const writes = await seeded();
 
 // The flood scenario needs the failed-key throttle at its default, so its own server and database,
 // and a key per round that no server process has seen work (one account each: keys per account are capped).
@@ -88,18 +87,20 @@ const names = {
   noCredits: 'POST /api/v1/scrape, no credits (402)',
   flood: `GET /api/v1/balance, new key next to a flood, 200s (${VALID_CONNECTIONS} of ${VALID_CONNECTIONS + FLOOD_CONNECTIONS} conns)`,
 };
-const scenarios: Scenario[] = [
-  balance(tokens.rich, names.balance),
+const readScenarios: Scenario[] = [
+  balance(reads.tokens.rich, names.balance),
   balance(unknownKey, names.unknown, 401, 'auth.invalid_key'),
-  balance(revoked.token, names.revoked, 401, 'auth.invalid_key'),
-  balance(scoped.token, names.scope, 403, 'auth.insufficient_scope'),
-  scrape(names.noCredits, tokens.broke, 402, 'credits.insufficient'),
+  balance(reads.revoked.token, names.revoked, 401, 'auth.invalid_key'),
+  balance(reads.scoped.token, names.scope, 403, 'auth.insufficient_scope'),
+  scrape(names.noCredits, reads.tokens.broke, 402, 'credits.insufficient'),
+];
+const writeScenarios: Scenario[] = [
   // Answered 200 once the in-process worker has run it (scrape.routes.ts): a completed scrape, not a 202.
-  scrape('POST /api/v1/scrape, completed on the fake Reddit (200)', tokens.rich, 200),
+  scrape('POST /api/v1/scrape, completed on the fake Reddit (200)', writes.tokens.rich, 200),
   {
     name: 'GET /api/v1/monitors/{id}/matches?after= (page of 20)',
-    path: `/api/v1/monitors/${monitor.id}/matches?after=${matchIds[19]}`,
-    headers: { authorization: `Bearer ${tokens.rich}` },
+    path: `/api/v1/monitors/${writes.monitor.id}/matches?after=${writes.matchIds[19]}`,
+    headers: { authorization: `Bearer ${writes.tokens.rich}` },
     expectStatus: 200,
   },
 ];
@@ -114,7 +115,8 @@ const scenarios: Scenario[] = [
 async function floodRound(round: number) {
   const { url, child } = await startServer(floodEnv);
   try {
-    await measure([url], healthz, 2, connections);
+    await measure([url], healthz, 2, connections); // warm-up
+    const baseline = await measure([url], healthz, seconds, connections);
     const [flood, valid] = await Promise.all([
       // Every reply of the flood is a refusal, 401 or (once throttled) 429: wrk counts both as non-2xx.
       measure([url], balance(unknownKey, 'flood of unknown keys', 401), seconds + FLOOD_LEAD_S, FLOOD_CONNECTIONS),
@@ -122,7 +124,7 @@ async function floodRound(round: number) {
         measure([url], balance(freshKeys[round]!, names.flood), seconds, VALID_CONNECTIONS, { checkStatuses: false }),
       ),
     ]);
-    return { valid, flood };
+    return { valid, flood, baseline };
   } finally {
     child.kill('SIGTERM');
   }
@@ -139,18 +141,24 @@ const record = (row: Measured, baseline: number) => {
 const floodLines: string[] = [];
 const validReplies = { refused: 0, total: 0 };
 
-const { url, child } = await startServer(env);
+const readServer = await startServer(reads.env);
+const writeServer = await startServer(writes.env);
+/** One scenario right after a /healthz of its own on the same server: the ratio of the pair. */
+async function pair(url: string, scenario: Scenario) {
+  const baseline = await measure([url], healthz, seconds, connections);
+  record(baseline, baseline.rps);
+  record(await measure([url], scenario, seconds, connections), baseline.rps);
+}
 try {
   process.stdout.write(
     `subpilot core benchmark: SQLite, 1 process, ${connections} connections, ${seconds} s per scenario, ${rounds} round(s), wrk -t1\n`,
   );
-  await measure([url], healthz, 2, connections); // warm-up
+  for (const { url } of [readServer, writeServer]) await measure([url], healthz, 2, connections); // warm-up
   for (let round = 0; round < rounds; round++) {
     process.stderr.write(`  round ${round + 1} of ${rounds}\n`);
-    const baseline = await measure([url], healthz, seconds, connections);
-    record(baseline, baseline.rps);
-    for (const scenario of scenarios) record(await measure([url], scenario, seconds, connections), baseline.rps);
-    const { valid, flood } = await floodRound(round);
+    for (const scenario of readScenarios) await pair(readServer.url, scenario);
+    for (const scenario of writeScenarios) await pair(writeServer.url, scenario);
+    const { valid, flood, baseline } = await floodRound(round);
     // Only the replies that served the key count in its rate: a 429 answered fast is no throughput.
     record({ ...valid, rps: (valid.rps * (valid.requests - valid.non2xx)) / Math.max(1, valid.requests) }, baseline.rps);
     validReplies.refused += valid.non2xx;
@@ -160,7 +168,8 @@ try {
     );
   }
 } finally {
-  child.kill('SIGTERM');
+  readServer.child.kill('SIGTERM');
+  writeServer.child.kill('SIGTERM');
   await fake.close();
 }
 

@@ -13,22 +13,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
-import { balance, healthz, measure, median, seedAccounts, startServer } from './support.ts';
+import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer } from './support.ts';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-  },
-});
-const rounds = Number(values.rounds);
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
+const { rounds, seconds, connections } = roundOptions();
 const TARGET = 1.7;
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!pgUrl) {

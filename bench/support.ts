@@ -6,6 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createServices, type Services } from '../src/app/container.ts';
@@ -21,6 +22,18 @@ export interface Scenario {
   expectStatus: number;
   /** The problem's `code` the request before the run must get: which refusal is measured (4xx share statuses). */
   expectCode?: string;
+}
+
+/** The options every round-based bench takes: `--rounds 3 --seconds 10 --connections 50` by default. */
+export function roundOptions() {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '3' },
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+    },
+  });
+  return { rounds: Number(values.rounds), seconds: Number(values.seconds), connections: Number(values.connections) };
 }
 
 export const tempSqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'subpilot-bench-')), 'bench.sqlite')}`;
