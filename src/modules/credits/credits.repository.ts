@@ -52,16 +52,16 @@ const ledgerRow = (change: LedgerChange, balanceAfter: number) => ({
   created_at: change.at,
 });
 
-/**
- * `accounts.balance` is the gross balance (what the ledger sums to, shown as `balance_after`);
- * `accounts.held` is reserved by unfinished scrapes and publications. What an account can spend is the difference.
- * Works on a database or a transaction; build one over the transaction that must include the change.
- */
 /** Compiled once: every balance read and every refusal for credits runs it. */
 const readStanding = compiledOnce<{ available: number; owed: number }, [accountId: string]>((db) =>
   db.selectFrom('accounts').select([spendable.as('available'), 'owed']).where('id', '=', ''),
 );
 
+/**
+ * `accounts.balance` is the gross balance (what the ledger sums to, shown as `balance_after`);
+ * `accounts.held` is reserved by unfinished scrapes and publications. What an account can spend is the difference.
+ * Works on a database or a transaction; build one over the transaction that must include the change.
+ */
 export const createCreditsRepository = (db: Kysely<Tables>) => ({
   /**
    * One guarded statement moves the balance (and, with `owedChange`, what is owed: the column's check
