@@ -1,4 +1,4 @@
-/** What a call needs of its key, as stored, with the generation of the write that left it so. */
+/** What a call needs of its key, as stored. */
 export interface KnownKeyRow {
   id: string;
   account_id: string;
@@ -9,7 +9,6 @@ export interface KnownKeyRow {
   scopes: string | null;
   monthly_credit_limit: number | null;
   expires_at: string | null;
-  generation: number;
 }
 
 /** Where the index reads the keys (keys.repository.ts), passed in so this file holds the decisions alone. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { KnownKeysSource } from './keys.known.ts';
-import { isSqlite, precompiled, sqliteChangeMarker, transaction, type Database, type Tables } from '../../shared/db/database.ts';
+import { compiledOnce, isSqlite, sqliteChangeMarker, transaction, type Database, type Tables } from '../../shared/db/database.ts';
 
 export interface KeyRow {
   id: string;
@@ -63,25 +63,26 @@ const usableAt = (trx: Kysely<Tables>, accountId: string, at: string) =>
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]));
 
+/** Read before every request on PostgreSQL (keys.known.ts), so compiled once. */
+const readGeneration = compiledOnce<{ generation: number }, []>((db) => db.selectFrom('key_generation').select('generation').where('id', '=', sql.lit(1)));
+
 export function createKeysRepository(db: Database) {
-  const readGeneration = precompiled<{ generation: number }, []>(db, db.selectFrom('key_generation').select('generation').where('id', '=', sql.lit(1)));
 
   /**
    * What keys.known.ts reads: the counter of key writes, the rows written since (triggers of migration
    * 0021 number every write, by this code or by hand), and on SQLite the sign of another connection's commit.
    */
   const knownKeysSource: KnownKeysSource = {
-    generation: async () => Number((await readGeneration())[0]!.generation),
+    generation: async () => Number((await readGeneration(db))[0]!.generation),
     async changedSince(after) {
       const rows = await db
         .selectFrom('api_keys')
-        .select(['id', 'account_id', 'prefix', 'fingerprint', 'last_used_at', 'revoked_at', 'scopes', 'monthly_credit_limit', 'expires_at', 'generation'])
+        .select(['id', 'account_id', 'prefix', 'fingerprint', 'last_used_at', 'revoked_at', 'scopes', 'monthly_credit_limit', 'expires_at'])
         .where('generation', '>', after)
         .$if(after === 0, (query) => query.where('revoked_at', 'is', null))
         .execute();
       return rows.map((row) => ({
         ...row,
-        generation: Number(row.generation),
         monthly_credit_limit: row.monthly_credit_limit === null ? null : Number(row.monthly_credit_limit),
       }));
     },

@@ -40,24 +40,16 @@ export function createDatabase(target: DatabaseTarget, log: DatabaseLog = { warn
 }
 
 /**
- * A hot-path query built and compiled once; each call sends only fresh parameters, in the order the
- * builder placed them. Building a Kysely query allocates dozens of frozen nodes, which under load
- * cost more than running the query itself.
- */
-export function precompiled<R, P extends unknown[]>(db: Database, query: Compilable<R>) {
-  const { sql: text } = query.compile();
-  return async (...parameters: P): Promise<R[]> => (await db.executeQuery<R>(CompiledQuery.raw(text, parameters))).rows;
-}
-
-/**
  * SQLite only (null on PostgreSQL): a reading that differs from the one before whenever the database
  * may have changed in between, for a cache that must be exact (keys.known.ts). See database.sqlite.ts.
  */
 export const sqliteChangeMarker = (db: Database): (() => string) | null => sqliteMarkers.get(db) ?? null;
 
 /**
- * Like `precompiled`, for a hot query that also runs inside transactions: compiled once per SQL
- * dialect (placeholders differ), then run on whichever handle is given, a transaction's included.
+ * A hot-path query built and compiled once per SQL dialect (placeholders differ); each call sends only
+ * fresh parameters, in the order the builder placed them, on whichever handle is given, a transaction's
+ * included. Building a Kysely query allocates dozens of frozen nodes, which under load cost more than
+ * running the query itself.
  */
 export function compiledOnce<R, P extends unknown[]>(build: (db: Kysely<Tables>) => Compilable<R>) {
   const texts = new Map<boolean, string>();
