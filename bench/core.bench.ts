@@ -11,6 +11,7 @@
  * server. Prints per scenario the median req/s, the median ratio and its spread, the median p99,
  * then the targets (ratio ≥ 0.85 for the balance, the 401s and the 403, ≥ 0.7 for the 402). It is a
  * measurement, not a test: it exits 0 whether the targets are met or not. Needs wrk on the PATH.
+ * The server runs on one core and wrk on the other (support.ts), as the issue measures.
  * Usage: npm run bench [-- --rounds 3 --seconds 10 --connections 50]
  * Smoke run: npm run bench -- --seconds 2 --rounds 1
  */
@@ -26,6 +27,8 @@ const { rounds, seconds, connections } = roundOptions();
 const VALID_CONNECTIONS = 10;
 const FLOOD_CONNECTIONS = 40;
 const FLOOD_LEAD_S = 1;
+/** Every server on one core and wrk on the other (support.ts), as the issue measures. */
+const pinned = { pinned: true };
 const SCRAPE_BODY = JSON.stringify({ subreddits: ['r/node'], keywords: ['bench'] });
 
 // The fake Reddit runs in this process: it is small, but it shares the machine's two cores with wrk
@@ -113,15 +116,15 @@ const writeScenarios: Scenario[] = [
  * The server is warmed up on /healthz only, which touches neither a key nor the throttle.
  */
 async function floodRound(round: number) {
-  const { url, child } = await startServer(floodEnv);
+  const { url, child } = await startServer(floodEnv, [], pinned);
   try {
-    await measure([url], healthz, 2, connections); // warm-up
-    const baseline = await measure([url], healthz, seconds, connections);
+    await measure([url], healthz, 2, connections, pinned); // warm-up
+    const baseline = await measure([url], healthz, seconds, connections, pinned);
     const [flood, valid] = await Promise.all([
       // Every reply of the flood is a refusal, 401 or (once throttled) 429: wrk counts both as non-2xx.
-      measure([url], balance(unknownKey, 'flood of unknown keys', 401), seconds + FLOOD_LEAD_S, FLOOD_CONNECTIONS),
+      measure([url], balance(unknownKey, 'flood of unknown keys', 401), seconds + FLOOD_LEAD_S, FLOOD_CONNECTIONS, pinned),
       setTimeout(FLOOD_LEAD_S * 1000).then(() =>
-        measure([url], balance(freshKeys[round]!, names.flood), seconds, VALID_CONNECTIONS, { checkStatuses: false }),
+        measure([url], balance(freshKeys[round]!, names.flood), seconds, VALID_CONNECTIONS, { ...pinned, checkStatuses: false }),
       ),
     ]);
     return { valid, flood, baseline };
@@ -141,19 +144,19 @@ const record = (row: Measured, baseline: number) => {
 const floodLines: string[] = [];
 const validReplies = { refused: 0, total: 0 };
 
-const readServer = await startServer(reads.env);
-const writeServer = await startServer(writes.env);
+const readServer = await startServer(reads.env, [], pinned);
+const writeServer = await startServer(writes.env, [], pinned);
 /** One scenario right after a /healthz of its own on the same server: the ratio of the pair. */
 async function pair(url: string, scenario: Scenario) {
-  const baseline = await measure([url], healthz, seconds, connections);
+  const baseline = await measure([url], healthz, seconds, connections, pinned);
   record(baseline, baseline.rps);
-  record(await measure([url], scenario, seconds, connections), baseline.rps);
+  record(await measure([url], scenario, seconds, connections, pinned), baseline.rps);
 }
 try {
   process.stdout.write(
-    `subpilot core benchmark: SQLite, 1 process, ${connections} connections, ${seconds} s per scenario, ${rounds} round(s), wrk -t1\n`,
+    `subpilot core benchmark: SQLite, 1 process, ${connections} connections, ${seconds} s per scenario, ${rounds} round(s), wrk -t1, server and wrk on a core each\n`,
   );
-  for (const { url } of [readServer, writeServer]) await measure([url], healthz, 2, connections); // warm-up
+  for (const { url } of [readServer, writeServer]) await measure([url], healthz, 2, connections, pinned); // warm-up
   for (let round = 0; round < rounds; round++) {
     process.stderr.write(`  round ${round + 1} of ${rounds}\n`);
     for (const scenario of readScenarios) await pair(readServer.url, scenario);

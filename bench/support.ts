@@ -5,7 +5,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -72,14 +72,28 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `subpilot serve` as its own process (wrk gets the other core), logging warnings only so
+ * The issue's measure: the server on one core and wrk on the other, each alone on its own. Unpinned,
+ * the kernel moves both, and the server's helper threads (V8's garbage collector) share wrk's core.
+ * With fewer than two cores nothing is pinned.
+ */
+const CORES = availableParallelism() >= 2 ? { server: 0, load: 1 } : null;
+/** `command args` run on one core (taskset, from util-linux) when `core` is set. */
+const onCore = (core: number | undefined, command: string, args: string[]): [string, string[]] =>
+  core === undefined ? [command, args] : ['taskset', ['--cpu-list', String(core), command, ...args]];
+
+/**
+ * Starts `subpilot serve` as its own process (wrk gets the other core; `pinned`: each alone on its own), logging warnings only so
  * that request log lines do not weigh on the figures, and waits until /healthz answers. Reddit
  * credentials point nowhere unless `env` says otherwise: the 402 path stops at the balance and
  * never reaches Reddit.
  */
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export async function startServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  { pinned = false } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/subpilot.mjs', 'serve', ...args], {
+  const child = spawn(...onCore(pinned ? CORES?.server : undefined, process.execPath, ['bin/subpilot.mjs', 'serve', ...args]), {
     env: {
       ...process.env,
       PORT: String(port),
@@ -162,9 +176,9 @@ function parseWrk(output: string): WrkRun & { socketErrors: number[] } {
  * scrape waits SCRAPE_SYNC_WAIT_MS, 25 s by default, for its worker): wrk's default of 2 s would
  * count a slow scrape under load as a socket error; slower than 30 s is one.
  */
-async function runWrk(url: string, scenario: Scenario, seconds: number, connections: number): Promise<WrkRun> {
+async function runWrk(url: string, scenario: Scenario, seconds: number, connections: number, pinned: boolean): Promise<WrkRun> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', luaScript(scenario), url + scenario.path];
-  const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(...onCore(pinned ? CORES?.load : undefined, 'wrk', args), { maxBuffer: 1 << 20 });
   const { socketErrors, ...run } = parseWrk(stdout);
   if (socketErrors.some((count) => count > 0)) {
     const [connect, read, write, timeout] = socketErrors;
@@ -194,11 +208,17 @@ export interface Measured extends WrkRun {
  * exactly `expectStatus`, and afterwards wrk's count of replies of 400 or more must be none (an
  * expected 2xx) or all of them (an expected 4xx/5xx). `checkStatuses: false` skips both, for a
  * scenario whose caller reports the refusals itself (and whose key must not be used beforehand).
- * Socket errors always fail.
+ * Socket errors always fail. `pinned` runs wrk on the core a pinned server leaves it.
  */
-export async function measure(urls: string[], scenario: Scenario, seconds: number, connections: number, { checkStatuses = true } = {}): Promise<Measured> {
+export async function measure(
+  urls: string[],
+  scenario: Scenario,
+  seconds: number,
+  connections: number,
+  { checkStatuses = true, pinned = false } = {},
+): Promise<Measured> {
   if (checkStatuses) for (const url of urls) await expectAnswer(url, scenario);
-  const runs = await Promise.all(urls.map((url) => runWrk(url, scenario, seconds, Math.max(1, Math.round(connections / urls.length)))));
+  const runs = await Promise.all(urls.map((url) => runWrk(url, scenario, seconds, Math.max(1, Math.round(connections / urls.length)), pinned)));
   const sum = (field: 'rps' | 'requests' | 'non2xx') => runs.reduce((total, run) => total + run[field], 0);
   const measured = {
     name: scenario.name,

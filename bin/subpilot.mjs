@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 // On Node 20 tsx's hooks run on a helper thread, one round trip per imported file, and kysely alone
 // has hundreds: imported before the hooks are in place, the libraries every command uses load at
 // Node's own speed (0.2 s instead of 0.8 s of CPU for kysely), and the sources reuse them.
-await Promise.all(['commander', 'kysely', 'pg', 'better-sqlite3', 'argon2'].map((name) => import(name)));
+await Promise.all(['commander', 'kysely', 'pg', 'better-sqlite3', '@riaskov/mmap-io', 'argon2'].map((name) => import(name)));
 register();
 const { main } = await import('../src/cli/main.ts');
 const code = await main({

@@ -36,7 +36,7 @@ describe('what a one-shot command loads', () => {
   it('the services of accounts, credits and keys load no HTTP server, schema or LLM code', () => {
     const loaded = packagesLoadedBy('src/app/cli-services.ts');
     expect(SERVER_ONLY.filter((name) => loaded.has(name))).toEqual([]);
-    expect([...loaded].sort()).toEqual(['argon2', 'better-sqlite3', 'kysely', 'pg']);
+    expect([...loaded].sort()).toEqual(['@riaskov/mmap-io', 'argon2', 'better-sqlite3', 'kysely', 'pg']);
   });
 
   it('the server still loads through serve.ts, so the list above means something', () => {

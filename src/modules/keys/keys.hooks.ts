@@ -25,12 +25,25 @@ declare module 'fastify' {
  */
 export const authenticateRequest = (keys: KeysUsecases, failures: AuthFailureThrottle) => async (request: FastifyRequest) => {
   try {
-    request.caller = await keys.authenticate(request.raw.headersDistinct.authorization, request.url);
+    request.caller = await keys.authenticate(authorizationLines(request.raw.rawHeaders), request.url);
   } catch (error) {
     if (isAppError(error) && error.status === 401) failures.countFailure(request.ip);
     throw error;
   }
 };
+
+/**
+ * The value of every Authorization line of the request, as sent (two lines are refused, so a list):
+ * read from the raw header list, because Node's `headersDistinct` builds the lists of every header.
+ */
+function authorizationLines(rawHeaders: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') values.push(rawHeaders[i + 1]!);
+  }
+  return values;
+}
 
 /**
  * onRequest hook right after authenticateRequest: a key without the route's scope gets 403 before the

@@ -10,8 +10,7 @@ export const generateToken = (random: RandomBytes): string => TOKEN_PREFIX + ran
 
 export const fingerprintOf = (token: string): string => sha256(token);
 
-/** What the dashboard and CLI show: `ak_live_` and the 8 characters after it. */
-/** `ak_live_` and 8 hex digits: what lists show of a key; no secret. */
+/** `ak_live_` and 8 hex digits: what the dashboard, the CLI and lists show of a key; no secret. */
 export const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 8;
 export const displayPrefixOf = (token: string): string => token.slice(0, DISPLAY_PREFIX_LENGTH);
 

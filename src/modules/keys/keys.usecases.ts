@@ -3,7 +3,7 @@ import { displayPrefixOf, fingerprintOf, generateToken, parseAuthorization } fro
 import { keysErrors } from './keys.errors.ts';
 import { holdsKeyInUrl } from './keys.url.ts';
 import type { Database } from '../../shared/db/database.ts';
-import { createKnownKeys } from './keys.known.ts';
+import { createKnownKeys, type KnownKeyRow } from './keys.known.ts';
 import { createKeysRepository, type KeyRow, type KeySelector } from './keys.repository.ts';
 import { newId } from '../../shared/crypto/ids.ts';
 import { isAppError } from '../../shared/errors.ts';
@@ -95,6 +95,27 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
   const known = createKnownKeys(keys.knownKeysSource);
   /** When this process last wrote a key's last_used_at, so that a read stays a read for the rest of the minute. */
   const touched = new Map<string, number>();
+  /**
+   * What `authenticate` answers for a key as loaded, built once: the index replaces a row it re-reads,
+   * so an entry lives exactly as long as the state it was built from. Frozen, as it is shared by calls.
+   */
+  const resolved = new WeakMap<KnownKeyRow, { caller: Caller; expiresAt: number }>();
+  function resolve(key: KnownKeyRow) {
+    let entry = resolved.get(key);
+    if (!entry) {
+      const caller: Caller = {
+        accountId: key.account_id,
+        keyId: key.id,
+        keyPrefix: key.prefix,
+        scopes: Object.freeze(scopesOf(key.scopes)) as Scope[],
+        monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
+        via: 'api',
+      };
+      entry = { caller: Object.freeze(caller), expiresAt: key.expires_at === null ? Infinity : Date.parse(key.expires_at) };
+      resolved.set(key, entry);
+    }
+    return entry;
+  }
 
   /** A fresh key's identity and its token, shown once; the database keeps only the fingerprint. */
   function freshKey(accountId: string, now: Date) {
@@ -186,21 +207,16 @@ export function createKeysUsecases(deps: { db: Database; clock: () => Date; rand
       const fingerprint = fingerprintOf(parsed.token);
       // From memory, exact as of every commit before this call (keys.known.ts): no lookup per call.
       const key = await known.find(fingerprint);
-      const now = clock();
-      if (!key || (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())) throw keysErrors.invalid();
+      if (!key) throw keysErrors.invalid();
+      const { caller, expiresAt } = resolve(key);
+      const now = clock().getTime();
+      if (expiresAt <= now) throw keysErrors.invalid();
       const lastUsed = touched.get(key.id) ?? (key.last_used_at === null ? 0 : Date.parse(key.last_used_at));
-      if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
-        touched.set(key.id, now.getTime());
-        await keys.touch(key.id, now.toISOString());
+      if (now - lastUsed >= TOUCH_INTERVAL_MS) {
+        touched.set(key.id, now);
+        await keys.touch(key.id, new Date(now).toISOString());
       }
-      return {
-        accountId: key.account_id,
-        keyId: key.id,
-        keyPrefix: key.prefix,
-        scopes: scopesOf(key.scopes),
-        monthlyCreditLimit: key.monthly_credit_limit === null ? null : Number(key.monthly_credit_limit),
-        via: 'api',
-      };
+      return caller;
     },
   };
 }
