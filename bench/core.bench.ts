@@ -7,8 +7,8 @@
  * Each round runs every scenario once, each right after a /healthz of its own on the same server, and
  * each figure is a ratio to that /healthz: this machine's speed drifts by a third within minutes, and
  * a pair measured back to back drifts together. The scenarios that write (the completed scrape, the
- * matches) have their own server and database, so their commits and worker never slow the key path's
- * server. Prints per scenario the median req/s, the median ratio and its spread, the median p99,
+ * matches) have their own database and a server of their own each round, stopped before the next
+ * round, so their commits and worker never slow the key path's server. Prints per scenario the median req/s, the median ratio and its spread, the median p99,
  * then the targets (ratio ≥ 0.85 for the balance, the 401s and the 403, ≥ 0.7 for the 402). It is a
  * measurement, not a test: it exits 0 whether the targets are met or not. Needs wrk on the PATH.
  * The server runs on one core and wrk on the other (support.ts), as the issue measures.
@@ -20,7 +20,7 @@ import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { matchStore } from '../test/support/matches.ts';
-import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer, tempSqliteUrl, unknownKey, type Measured, type Scenario } from './support.ts';
+import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer, stopServer, tempSqliteUrl, unknownKey, type Measured, type Scenario } from './support.ts';
 
 const { rounds, seconds, connections } = roundOptions();
 /** The flood scenario's split, as in issue 9's measure: a well-behaved client next to four times its connections of bad keys. */
@@ -129,7 +129,21 @@ async function floodRound(round: number) {
     ]);
     return { valid, flood, baseline };
   } finally {
-    child.kill('SIGTERM');
+    await stopServer(child);
+  }
+}
+
+/**
+ * The round's writing scenarios on a server of their own, stopped afterwards: the scrapes still queued
+ * when wrk stops would otherwise run on into the next round's read scenarios, on the same core.
+ */
+async function writeRound() {
+  const { url, child } = await startServer(writes.env, [], pinned);
+  try {
+    await measure([url], healthz, 2, connections, pinned); // warm-up
+    for (const scenario of writeScenarios) await pair(url, scenario);
+  } finally {
+    await stopServer(child);
   }
 }
 
@@ -145,7 +159,6 @@ const floodLines: string[] = [];
 const validReplies = { refused: 0, total: 0 };
 
 const readServer = await startServer(reads.env, [], pinned);
-const writeServer = await startServer(writes.env, [], pinned);
 /** One scenario right after a /healthz of its own on the same server: the ratio of the pair. */
 async function pair(url: string, scenario: Scenario) {
   const baseline = await measure([url], healthz, seconds, connections, pinned);
@@ -156,11 +169,11 @@ try {
   process.stdout.write(
     `subpilot core benchmark: SQLite, 1 process, ${connections} connections, ${seconds} s per scenario, ${rounds} round(s), wrk -t1, server and wrk on a core each\n`,
   );
-  for (const { url } of [readServer, writeServer]) await measure([url], healthz, 2, connections, pinned); // warm-up
+  await measure([readServer.url], healthz, 2, connections, pinned); // warm-up
   for (let round = 0; round < rounds; round++) {
     process.stderr.write(`  round ${round + 1} of ${rounds}\n`);
     for (const scenario of readScenarios) await pair(readServer.url, scenario);
-    for (const scenario of writeScenarios) await pair(writeServer.url, scenario);
+    await writeRound();
     const { valid, flood, baseline } = await floodRound(round);
     // Only the replies that served the key count in its rate: a 429 answered fast is no throughput.
     record({ ...valid, rps: (valid.rps * (valid.requests - valid.non2xx)) / Math.max(1, valid.requests) }, baseline.rps);
@@ -171,8 +184,7 @@ try {
     );
   }
 } finally {
-  readServer.child.kill('SIGTERM');
-  writeServer.child.kill('SIGTERM');
+  await stopServer(readServer.child);
   await fake.close();
 }
 

@@ -118,6 +118,19 @@ export async function startServer(
   throw new Error('server did not start within 15 s');
 }
 
+/**
+ * Stops a server and waits until its process has exited, so that nothing it still had to do (a
+ * queue of scrapes, its shutdown) runs next to the scenario measured after it; SIGKILL after 30 s.
+ */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(killer);
+}
+
 /** What one wrk run reports: latencies in ms, and how many replies had a status of 400 or more. */
 interface WrkRun {
   rps: number;
