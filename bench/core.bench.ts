@@ -8,9 +8,10 @@
  * each figure is a ratio to that /healthz: this machine's speed drifts by a third within minutes, and
  * a pair measured back to back drifts together. The scenarios that write (the completed scrape, the
  * matches) have their own database and a server of their own each round, stopped before the next
- * round, so their commits and worker never slow the key path's server. Prints per scenario the median req/s, the median ratio and its spread, the median p99,
- * then the targets (ratio ≥ 0.85 for the balance, the 401s and the 403, ≥ 0.7 for the 402). It is a
- * measurement, not a test: it exits 0 whether the targets are met or not. Needs wrk on the PATH.
+ * round, so their commits and worker never slow the key path's server. Prints per scenario the
+ * median req/s, the median ratio and its spread, the median p99, then the targets (ratio ≥ 0.85
+ * for the balance, the 401s and the 403, ≥ 0.7 for the 402). It is a measurement, not a test: it
+ * exits 0 whether the targets are met or not. Needs wrk on the PATH.
  * The server runs on one core and wrk on the other (support.ts), as the issue measures.
  * Usage: npm run bench [-- --rounds 3 --seconds 10 --connections 50]
  * Smoke run: npm run bench -- --seconds 2 --rounds 1

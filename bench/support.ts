@@ -82,10 +82,10 @@ const onCore = (core: number | undefined, command: string, args: string[]): [str
   core === undefined ? [command, args] : ['taskset', ['--cpu-list', String(core), command, ...args]];
 
 /**
- * Starts `subpilot serve` as its own process (wrk gets the other core; `pinned`: each alone on its own), logging warnings only so
- * that request log lines do not weigh on the figures, and waits until /healthz answers. Reddit
- * credentials point nowhere unless `env` says otherwise: the 402 path stops at the balance and
- * never reaches Reddit.
+ * Starts `subpilot serve` as its own process (wrk gets the other core; `pinned`: each alone on its
+ * own), logging warnings only so that request log lines do not weigh on the figures, and waits
+ * until /healthz answers. Reddit credentials point nowhere unless `env` says otherwise: the 402 path
+ * stops at the balance and never reaches Reddit.
  */
 export async function startServer(
   env: Record<string, string>,

@@ -8,8 +8,8 @@ const caches = new WeakMap<object, Map<string, { marker: string; value: unknown 
 /**
  * A read that is answered from memory while the database cannot have changed since it was made,
  * and made again otherwise: exact, not a cache that lags. "Cannot have changed" is SQLite's change
- * marker (database.sqlite.ts: no other connection committed, this one wrote nothing), read before
- * the query so that a commit landing during it only makes the next call read again. Only on the
+ * marker (database.sqlite.ts: no connection, this one included, committed), read before the
+ * query so that a commit landing during it only makes the next call read again. Only on the
  * SQLite handle itself: inside a transaction a read must see that transaction's own writes, and
  * PostgreSQL has no such marker (there `load` always runs).
  */
