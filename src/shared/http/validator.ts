@@ -18,6 +18,9 @@ function integerProperties(schema: TSchema): [string, Schema][] {
   return Object.entries(properties).filter(([, property]) => property.type === 'integer');
 }
 
+/** Whether every property of a flat schema (headers, query string, path) is a string: such values arrive as text. */
+const textOnly = (schema: TSchema) => Object.values((schema as { properties?: Record<string, Schema> }).properties ?? {}).every((p) => p.type === 'string');
+
 /** Every `pattern` in a schema must say in words what it wants: messages show that, never the expression. */
 function requireRules(schema: unknown, where: string): void {
   if (schema === null || typeof schema !== 'object') return;
@@ -36,8 +39,11 @@ function requireRules(schema: unknown, where: string): void {
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
   requireRules(route.schema, `${route.method} ${route.url} ${route.httpPart}`);
-  const validate = TypeBoxValidatorCompiler(route);
   const part = (route.httpPart ?? 'body') as RequestPart;
+  // TypeBox's compiler converts every part but the body before checking it (Value.Convert, about 5 µs
+  // a call in the profile of the 402 path); a part whose values are all text needs no conversion, so
+  // it is compiled as a body is.
+  const validate = TypeBoxValidatorCompiler(textOnly(route.schema) ? { ...route, httpPart: 'body' } : route);
   const integers = part === 'querystring' || part === 'params' ? integerProperties(route.schema) : [];
   return (value) => {
     const input = value as Record<string, unknown>;
