@@ -3,7 +3,9 @@
  * SQLite: /healthz (the baseline), GET /api/v1/balance (200), an unknown and a revoked key (401), a
  * key without the `read` scope (403), a scrape at zero balance (402), a completed scrape against the
  * fake Reddit of the tests (200), a page of a monitor's matches read with `after`, and a valid key
- * never used before next to a flood of unknown keys with the failed-key throttle on (its own server).
+ * never used before next to a flood of unknown keys with the failed-key throttle on (its own server);
+ * and, as the floor under the 402's ratio, the same refused POST against Fastify alone (its own server,
+ * framework-floor.ts).
  * Each round runs every scenario once, each right after a /healthz of its own on the same server, and
  * each figure is a ratio to that /healthz: this machine's speed drifts by a third within minutes, and
  * a pair measured back to back drifts together. The scenarios that write (the completed scrape, the
@@ -89,6 +91,7 @@ const names = {
   revoked: 'GET /api/v1/balance, revoked key (401)',
   scope: 'GET /api/v1/balance, key without read (403)',
   noCredits: 'POST /api/v1/scrape, no credits (402)',
+  floor: 'the same 402 from Fastify alone (framework-floor.ts)',
   flood: `GET /api/v1/balance, new key next to a flood, 200s (${VALID_CONNECTIONS} of ${VALID_CONNECTIONS + FLOOD_CONNECTIONS} conns)`,
 };
 const readScenarios: Scenario[] = [
@@ -148,6 +151,23 @@ async function writeRound() {
   }
 }
 
+/**
+ * The round's floor: the 402's request against Fastify alone (framework-floor.ts) on a server of its
+ * own, as a ratio to that server's own /healthz. The service's 402 cannot do better than this.
+ */
+async function floorRound() {
+  const { url, child } = await startServer({}, [], { ...pinned, entry: ['--import', 'tsx', 'bench/framework-floor.ts'] });
+  try {
+    const refused = scrape(names.floor, reads.tokens.broke, 402);
+    // Warmed up on both paths: a server this small is still being compiled in its first seconds.
+    for (const scenario of [healthz, refused]) await measure([url], scenario, 2, connections, pinned);
+    const baseline = await measure([url], healthz, seconds, connections, pinned);
+    record(await measure([url], refused, seconds, connections, pinned), baseline.rps);
+  } finally {
+    await stopServer(child);
+  }
+}
+
 const figures = new Map<string, { rps: number[]; ratio: number[]; p99: number[] }>();
 const record = (row: Measured, baseline: number) => {
   const figure = figures.get(row.name) ?? { rps: [], ratio: [], p99: [] };
@@ -175,6 +195,7 @@ try {
     process.stderr.write(`  round ${round + 1} of ${rounds}\n`);
     for (const scenario of readScenarios) await pair(readServer.url, scenario);
     await writeRound();
+    await floorRound();
     const { valid, flood, baseline } = await floodRound(round);
     // Only the replies that served the key count in its rate: a 429 answered fast is no throughput.
     record({ ...valid, rps: (valid.rps * (valid.requests - valid.non2xx)) / Math.max(1, valid.requests) }, baseline.rps);
@@ -206,6 +227,8 @@ for (const [name, target] of targets) {
   const ratio = median(figures.get(name)!.ratio);
   process.stdout.write(`  ${name.padEnd(width)}  ${ratio.toFixed(2)} ≥ ${target.toFixed(2)}: ${ratio >= target ? 'met' : 'NOT met'}\n`);
 }
+const floor = median(figures.get(names.floor)!.ratio);
+process.stdout.write(`    (the floor under the 402: Fastify alone answers it at ${floor.toFixed(2)} of its own /healthz)\n`);
 process.stdout.write(
   `  ${'new key next to a flood: every request 200'.padEnd(width)}  ${validReplies.refused} of ${validReplies.total} refused: ${validReplies.refused === 0 ? 'met' : 'NOT met'}\n`,
 );

@@ -85,15 +85,16 @@ const onCore = (core: number | undefined, command: string, args: string[]): [str
  * Starts `subpilot serve` as its own process (wrk gets the other core; `pinned`: each alone on its
  * own), logging warnings only so that request log lines do not weigh on the figures, and waits
  * until /healthz answers. Reddit credentials point nowhere unless `env` says otherwise: the 402 path
- * stops at the balance and never reaches Reddit.
+ * stops at the balance and never reaches Reddit. `entry` runs another server the same way (the
+ * framework's floor, framework-floor.ts).
  */
 export async function startServer(
   env: Record<string, string>,
   args: string[] = [],
-  { pinned = false } = {},
+  { pinned = false, entry = ['bin/subpilot.mjs', 'serve'] } = {},
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(...onCore(pinned ? CORES?.server : undefined, process.execPath, ['bin/subpilot.mjs', 'serve', ...args]), {
+  const child = spawn(...onCore(pinned ? CORES?.server : undefined, process.execPath, [...entry, ...args]), {
     env: {
       ...process.env,
       PORT: String(port),
