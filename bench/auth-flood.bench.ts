@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
-import { balance, expectAnswer, healthz, measure, seedAccounts, startServer, tempSqliteUrl, unknownKey } from './support.ts';
+import { balance, expectAnswer, healthz, measure, seedAccounts, startServer, stopServer, tempSqliteUrl, unknownKey } from './support.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
@@ -36,7 +36,8 @@ async function scenario(name: string, throttlePerMinute: string, flood: boolean)
     ]);
     return { ...measured, name, floodAnswers: bad ? `${bad.non2xx} of ${bad.requests} refused` : '-' };
   } finally {
-    child.kill('SIGTERM');
+    // Waited for: a server still shutting down would share the core with the next scenario's.
+    await stopServer(child);
   }
 }
 
