@@ -12,14 +12,14 @@ const DIGITS = /^[0-9]+$/;
 // what a hostile body can make the validator buffer.
 Settings.Set({ maxErrors: 64 });
 
-/** The integer properties of a schema (query strings and paths are flat objects). */
-function integerProperties(schema: TSchema): [string, Schema][] {
-  const properties = (schema as { properties?: Record<string, Schema> }).properties ?? {};
-  return Object.entries(properties).filter(([, property]) => property.type === 'integer');
-}
+/** The properties of a schema by name (headers, query strings and paths are flat objects). */
+const propertiesOf = (schema: TSchema): [string, Schema][] => Object.entries((schema as { properties?: Record<string, Schema> }).properties ?? {});
 
-/** Whether every property of a flat schema (headers, query string, path) is a string: such values arrive as text. */
-const textOnly = (schema: TSchema) => Object.values((schema as { properties?: Record<string, Schema> }).properties ?? {}).every((p) => p.type === 'string');
+/** The integer properties of a schema. */
+const integerProperties = (schema: TSchema) => propertiesOf(schema).filter(([, property]) => property.type === 'integer');
+
+/** Whether every property of a schema is a string: such values arrive as text and need no conversion. */
+const textOnly = (schema: TSchema) => propertiesOf(schema).every(([, property]) => property.type === 'string');
 
 /** Every `pattern` in a schema must say in words what it wants: messages show that, never the expression. */
 function requireRules(schema: unknown, where: string): void {
