@@ -92,9 +92,10 @@ try {
   await measure([a.url, b.url], healthz, 2, connections); // warm-up of both
   const pids = [a.child.pid!, b.child.pid!];
   /**
-   * One figure, with what each call cost in CPU (µs, the servers' and PostgreSQL's) and the share of
-   * samples, every 20 ms, in which a backend of this database waited for a lock (a row both
-   * instances update serializes them whatever the cores).
+   * One figure, with what each call cost in CPU (µs: the servers', PostgreSQL's, Redis's; the
+   * sampling's own 50 queries a second included) and the share of samples, every 20 ms, in which a
+   * backend of this database waited for a lock (a row both instances update serializes them whatever
+   * the cores).
    */
   async function figure(urls: string[], scenario: Scenario) {
     const before = cpuNow(pids);
