@@ -18,8 +18,11 @@ const propertiesOf = (schema: TSchema): [string, Schema][] => Object.entries((sc
 /** The integer properties of a schema. */
 const integerProperties = (schema: TSchema) => propertiesOf(schema).filter(([, property]) => property.type === 'integer');
 
-/** Whether every property of a schema is a string: such values arrive as text and need no conversion. */
-const textOnly = (schema: TSchema) => propertiesOf(schema).every(([, property]) => property.type === 'string');
+/**
+ * Whether a schema is an object whose every property is a string: such values arrive as text and need
+ * no conversion. Any other shape (a union, say) keeps TypeBox's conversion.
+ */
+const textOnly = (schema: TSchema) => (schema as Schema).type === 'object' && propertiesOf(schema).every(([, property]) => property.type === 'string');
 
 /** Every `pattern` in a schema must say in words what it wants: messages show that, never the expression. */
 function requireRules(schema: unknown, where: string): void {
