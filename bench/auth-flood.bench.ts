@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
-import { balance, expectAnswer, healthz, measure, seedAccounts, startServer, stopServer, tempSqliteUrl, unknownKey } from './support.ts';
+import { balance, expectAnswer, healthz, measure, seedAccounts, tempSqliteUrl, unknownKey, withServer } from './support.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
@@ -23,8 +23,8 @@ async function scenario(name: string, throttlePerMinute: string, flood: boolean)
   const services = await createServices(loadConfig(env), { reddit: null });
   const { rich } = await seedAccounts(services);
   await services.close();
-  const { url, child } = await startServer(env);
-  try {
+  // Its own server, waited for afterwards: one still shutting down would share the core with the next scenario's.
+  return withServer(env, {}, async (url) => {
     // Warms the fresh process up without touching a key or the throttle.
     await measure([url], healthz, 2, GOOD_CONNECTIONS + FLOOD_CONNECTIONS);
     // One 200 before the run: this process has seen the key work. Its refusals during the flood are counted, not checked.
@@ -35,10 +35,7 @@ async function scenario(name: string, throttlePerMinute: string, flood: boolean)
       flood ? measure([url], balance(unknownKey, 'flood of unknown keys', 401), seconds, FLOOD_CONNECTIONS) : null,
     ]);
     return { ...measured, name, floodAnswers: bad ? `${bad.non2xx} of ${bad.requests} refused` : '-' };
-  } finally {
-    // Waited for: a server still shutting down would share the core with the next scenario's.
-    await stopServer(child);
-  }
+  });
 }
 
 const defaultThrottle = String(loadConfig({}).authFailuresPerMinute);

@@ -23,7 +23,7 @@ import { loadConfig } from '../src/shared/config/config.ts';
 import { createServices } from '../src/app/container.ts';
 import { startFakeReddit } from '../test/support/fake-reddit.ts';
 import { matchStore } from '../test/support/matches.ts';
-import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer, stopServer, tempSqliteUrl, unknownKey, type Measured, type Scenario } from './support.ts';
+import { balance, healthz, measure, median, roundOptions, seedAccounts, startServer, stopServer, tempSqliteUrl, unknownKey, withServer, type Measured, type Scenario } from './support.ts';
 
 const { rounds, seconds, connections } = roundOptions();
 /** The flood scenario's split, as in issue 9's measure: a well-behaved client next to four times its connections of bad keys. */
@@ -119,9 +119,8 @@ const writeScenarios: Scenario[] = [
  * The new key's replies are counted, not checked: a valid key refused (429) is what is being measured.
  * The server is warmed up on /healthz only, which touches neither a key nor the throttle.
  */
-async function floodRound(round: number) {
-  const { url, child } = await startServer(floodEnv, [], pinned);
-  try {
+function floodRound(round: number) {
+  return withServer(floodEnv, pinned, async (url) => {
     await measure([url], healthz, 2, connections, pinned); // warm-up
     const baseline = await measure([url], healthz, seconds, connections, pinned);
     const [flood, valid] = await Promise.all([
@@ -132,40 +131,32 @@ async function floodRound(round: number) {
       ),
     ]);
     return { valid, flood, baseline };
-  } finally {
-    await stopServer(child);
-  }
+  });
 }
 
 /**
  * The round's writing scenarios on a server of their own, stopped afterwards: the scrapes still queued
  * when wrk stops would otherwise run on into the next round's read scenarios, on the same core.
  */
-async function writeRound() {
-  const { url, child } = await startServer(writes.env, [], pinned);
-  try {
+function writeRound() {
+  return withServer(writes.env, pinned, async (url) => {
     await measure([url], healthz, 2, connections, pinned); // warm-up
     for (const scenario of writeScenarios) await pair(url, scenario);
-  } finally {
-    await stopServer(child);
-  }
+  });
 }
 
 /**
  * The round's floor: the 402's request against Fastify alone (framework-floor.ts) on a server of its
  * own, as a ratio to that server's own /healthz. The service's 402 cannot do better than this.
  */
-async function floorRound() {
-  const { url, child } = await startServer({}, [], { ...pinned, entry: ['--import', 'tsx', 'bench/framework-floor.ts'] });
-  try {
+function floorRound() {
+  return withServer({}, { ...pinned, entry: ['--import', 'tsx', 'bench/framework-floor.ts'] }, async (url) => {
     const refused = scrape(names.floor, reads.tokens.broke, 402);
     // Warmed up on both paths: a server this small is still being compiled in its first seconds.
     for (const scenario of [healthz, refused]) await measure([url], scenario, 2, connections, pinned);
     const baseline = await measure([url], healthz, seconds, connections, pinned);
     record(await measure([url], refused, seconds, connections, pinned), baseline.rps);
-  } finally {
-    await stopServer(child);
-  }
+  });
 }
 
 const figures = new Map<string, { rps: number[]; ratio: number[]; p99: number[] }>();

@@ -132,6 +132,20 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(killer);
 }
 
+/** `run` against a server of its own (startServer's env and options), stopped and waited for afterwards whatever `run` did. */
+export async function withServer<T>(
+  env: Record<string, string>,
+  options: Parameters<typeof startServer>[2],
+  run: (url: string) => Promise<T>,
+): Promise<T> {
+  const { url, child } = await startServer(env, [], options);
+  try {
+    return await run(url);
+  } finally {
+    await stopServer(child);
+  }
+}
+
 /** What one wrk run reports: latencies in ms, and how many replies had a status of 400 or more. */
 interface WrkRun {
   rps: number;
