@@ -6,14 +6,15 @@ import { createMonitorsOverview } from '../modules/monitors/monitors.usecases.ts
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { ConfigError, type Config, type DatabaseTarget } from '../shared/config/config.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
+import { createPasswordHasher, type PasswordHasher } from '../shared/crypto/passwords.ts';
 import { createDatabase, type Database } from '../shared/db/database.ts';
 import { openExistingDatabase } from '../shared/db/existing.ts';
 import { migrate } from '../shared/db/migrate.ts';
 
 /** The usecases every process has, built one way for the service (container.ts) and for the CLI. */
-export function createCoreUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes; config: Config }) {
-  const { db, clock, random, config } = deps;
-  const accounts = createAccountsUsecases({ db, clock, random });
+export function createCoreUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes; passwords: PasswordHasher; config: Config }) {
+  const { db, clock, random, passwords, config } = deps;
+  const accounts = createAccountsUsecases({ db, clock, random, passwords });
   return {
     accounts,
     sessions: createSessionsUsecases({ db, accounts, clock, random, ttlHours: config.sessionTtlHours, allowSignup: config.allowSignup }),
@@ -45,13 +46,14 @@ async function openDatabase(target: DatabaseTarget, create: boolean): Promise<Da
  * four usecases. createServices (container.ts) also builds the job queue, Redis and the Reddit budget,
  * the LLM and Reddit clients and the rate limiters, whose imports alone took most of a 1.6 s command;
  * none of them is needed to change a row. `create`: set up a database that is not there yet.
+ * `passwords`: the hasher (tests pass a cheap one); production cost when absent.
  */
-export async function createCliServices(config: Config, options: { create: boolean }) {
+export async function createCliServices(config: Config, options: { create: boolean; passwords?: PasswordHasher }) {
   const db = await openDatabase(config.database, options.create);
   await migrate(db);
   const clock = () => new Date();
   return {
-    ...createCoreUsecases({ db, clock, random: randomBytes, config }),
+    ...createCoreUsecases({ db, clock, random: randomBytes, passwords: options.passwords ?? createPasswordHasher(), config }),
     /** `monitors list` only: an operator reads monitors, their owners change them (API, dashboard). */
     monitors: createMonitorsOverview({ db, clock }),
     close: () => db.destroy(),

@@ -13,6 +13,7 @@ import { createStripeClient } from '../integrations/stripe/stripe.client.ts';
 import { createGenerateUsecases } from '../modules/generate/generate.usecases.ts';
 import { createPublishUsecases } from '../modules/publish/publish.usecases.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
+import { createPasswordHasher, type PasswordHasher } from '../shared/crypto/passwords.ts';
 import { createMatchDelivery } from '../modules/monitors/poller/poller.delivery.ts';
 import { createMonitorPoller } from '../modules/monitors/poller/poller.usecases.ts';
 import { createMatchJudging } from '../modules/monitors/poller/judging.usecases.ts';
@@ -47,6 +48,8 @@ const ALERTS_INTERVAL_MS = 5_000;
 export interface Overrides {
   clock?: () => Date;
   random?: RandomBytes;
+  /** How dashboard passwords are hashed (tests pass argon2 at its lowest cost); production cost when absent. */
+  passwords?: PasswordHasher;
   reddit?: RedditClient | null;
   llm?: LlmClient | null;
   /** Reddit on behalf of a connected person (OAuth code flow, comment, submit). */
@@ -83,7 +86,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       ? overrides.reddit
       : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
 
-  const core = createCoreUsecases({ db, clock, random, config });
+  const core = createCoreUsecases({ db, clock, random, passwords: overrides.passwords ?? createPasswordHasher(), config });
   const { generate, publish, connections, llm } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
   const jobs =
     overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));

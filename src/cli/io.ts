@@ -1,3 +1,5 @@
+import type { PasswordHasher } from '../shared/crypto/passwords.ts';
+
 /**
  * Everything one CLI run reads and writes. bin/subpilot.mjs passes the real process; the tests pass
  * buffers, so most of the CLI suite runs in-process instead of spawning Node per command.
@@ -8,6 +10,8 @@ export interface CliIo {
   stdin: AsyncIterable<Buffer | string>;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** How passwords are hashed: absent in bin/subpilot.mjs (production cost); the tests pass a cheap one. */
+  passwords?: PasswordHasher;
 }
 
 /** All of standard input as text, without its final line break (`echo secret | subpilot …`). */

@@ -17,7 +17,7 @@ export async function withServices<T>(
   options: { create: boolean } = { create: false },
 ): Promise<T> {
   const { createCliServices } = await import('../app/cli-services.ts');
-  const services = await createCliServices(loadConfig(io.env), options);
+  const services = await createCliServices(loadConfig(io.env), { ...options, passwords: io.passwords });
   try {
     return await work(services);
   } finally {

@@ -5,6 +5,7 @@ import { createServices, type Overrides, type Services } from '../../src/app/con
 import { buildServer } from '../../src/app/server.ts';
 import { openTestDatabase, type Engine, type TestDatabase } from './engines.ts';
 import { startFakeReddit, type FakeReddit } from './fake-reddit.ts';
+import { cheapPasswords } from './passwords.ts';
 
 export interface TestApp {
   url: string;
@@ -61,6 +62,7 @@ export async function startTestApp(
   // The real client (built by the container, with the shared budget) against the fake server; only its back-off sleeps are shortened.
   const services = await createServices(config, {
     db: database.db,
+    passwords: cheapPasswords,
     redditOptions: { sleep: () => Promise.resolve(), timeoutMs: 2000 },
     ...options.overrides,
   });

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli/main.ts';
 import type { TestDatabase } from './engines.ts';
+import { cheapPasswords } from './passwords.ts';
 
 /**
  * Runs the CLI in this process, as bin/subpilot.mjs does, and reports what the binary would exit
@@ -18,6 +19,7 @@ export async function runCli(database: TestDatabase, args: string[], input?: str
     stdin: Readable.from(input === undefined ? [] : [input]),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
+    passwords: cheapPasswords,
   });
   return { code, stdout, stderr };
 }

@@ -1,6 +1,6 @@
-import { hash, verify } from 'argon2';
 import { newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
+import type { PasswordHasher } from '../../shared/crypto/passwords.ts';
 import { accountsErrors, MAX_THRESHOLD, MAX_VOICE } from './accounts.errors.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
@@ -10,19 +10,16 @@ import { createAccountsRepository } from './accounts.repository.ts';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
 
-const hashPassword = (password: string) => hash(password, { type: 2 });
-
-/**
- * Verified against when the account is unknown or has no password, so a failed log-in takes as long
- * whether or not the email exists.
- */
-let decoyHash: Promise<string> | undefined;
-
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export function createAccountsUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes }) {
-  const { clock, random } = deps;
+export function createAccountsUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes; passwords: PasswordHasher }) {
+  const { clock, random, passwords } = deps;
   const accounts = createAccountsRepository(deps.db);
+  /**
+   * Verified against when the account is unknown or has no password, so a failed log-in takes as long
+   * whether or not the email exists (made with the same hasher, so at the same cost).
+   */
+  let decoyHash: Promise<string> | undefined;
 
   return {
     /**
@@ -33,7 +30,7 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
       const email = normalizeEmail(rawEmail);
       if (!EMAIL_PATTERN.test(email) || email.length > 254) throw accountsErrors.invalidEmail();
       if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw accountsErrors.weakPassword();
-      const passwordHash = password === undefined ? null : await hashPassword(password);
+      const passwordHash = password === undefined ? null : await passwords.hash(password);
       if (await accounts.findByEmail(email)) throw accountsErrors.emailTaken(email);
       const now = clock();
       const row = { id: newId('acct', now, random), email, password_hash: passwordHash, created_at: now.toISOString() };
@@ -47,7 +44,7 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
       if (password.length < MIN_PASSWORD_LENGTH) throw accountsErrors.weakPassword();
       const account = await accounts.findByEmail(email);
       if (!account) throw accountsErrors.notFound(email);
-      await accounts.setPasswordHash(account.id, await hashPassword(password));
+      await accounts.setPasswordHash(account.id, await passwords.hash(password));
       return account;
     },
 
@@ -55,11 +52,11 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
     async authenticatePassword(rawEmail: string, password: string) {
       const account = await accounts.findCredentials(normalizeEmail(rawEmail));
       if (!account?.password_hash) {
-        decoyHash ??= hashPassword(random(16).toString('hex'));
-        await verify(await decoyHash, password).catch(() => false);
+        decoyHash ??= passwords.hash(random(16).toString('hex'));
+        await passwords.verify(await decoyHash, password);
         return null;
       }
-      const ok = await verify(account.password_hash, password).catch(() => false);
+      const ok = await passwords.verify(account.password_hash, password);
       return ok ? { id: account.id, email: account.email } : null;
     },
 
