@@ -37,6 +37,7 @@ import { describeDatabaseError } from '../shared/db/database.pool.ts';
 import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';
+import { realSleep } from '../shared/sleep.ts';
 import { createCoreUsecases } from './cli-services.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
@@ -62,7 +63,7 @@ export interface Overrides {
   log?: Logger;
   /** Options of the Reddit client built here (ignored when `reddit` is given). */
   redditOptions?: Pick<RedditClientOptions, 'sleep' | 'timeoutMs'>;
-  /** How waits for the shared Reddit budget pass (tests move a pinned clock instead). */
+  /** How waits pass: for the shared Reddit budget, and a waiting scrape request's pauses (tests move a pinned clock instead). */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -200,6 +201,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       jobs,
       jobsConfig: config.jobs,
       events,
+      sleep: overrides.sleep ?? realSleep,
       assertWebhookUrl: webhooks.assertUrl,
     }),
     scrapeRunner: runner,

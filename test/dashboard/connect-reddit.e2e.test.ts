@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, releaseChromium, sharedChromium, logIn, requireChromium } from '../support/browser.ts';
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { connectThroughDashboard, startPublishingApp, type PublishingApp } from '../support/publishing.ts';
@@ -41,9 +41,9 @@ describe.each(engines)('the Connect Reddit form and the dashboard CSP on %s', (e
   describe.skipIf(!requireChromium('Connect Reddit in Chromium'))('in Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await launchChromium();
+      browser = await sharedChromium();
     });
-    afterAll(() => browser?.close());
+    afterAll(() => releaseChromium(browser));
 
     it('"Connect Reddit" takes the browser to Reddit’s authorization page, and back to a connected account', async () => {
       const email = uniqueEmail('connect');

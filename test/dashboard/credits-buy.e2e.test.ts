@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, logIn, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { startBillingApp } from '../support/billing.ts';
 import type { FakeStripe } from '../support/fake-stripe.ts';
@@ -19,10 +19,10 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
     // PUBLIC_URL is the app itself, so Checkout's success URL brings the browser back to it. A scrape of one pair costs 100.
     ({ app, stripe } = await startBillingApp('sqlite', { publicUrl: 'self', env: { PRICE_SCRAPE: '100' } }));
     app.reddit.posts.push({ id: 'cb1', subreddit: 'node', title: 'Which node version?', created_utc: Math.floor(Date.now() / 1000) });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
     await stripe?.close();
   });

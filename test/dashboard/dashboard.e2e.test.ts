@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, launchChromium, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, releaseChromium, sharedChromium, requireChromium } from '../support/browser.ts';
 import { engines } from '../support/engines.ts';
 
 const hasChromium = requireChromium('dashboard end-to-end');
@@ -19,10 +19,10 @@ describe.skipIf(!hasChromium).each(engines)('dashboard end-to-end in Chromium on
       selftext: 'a workflow that watches keywords',
       created_utc: 1_700_000_000,
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

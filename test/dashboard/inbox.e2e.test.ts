@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import type { ConnectedAccount } from '../support/publishing.ts';
@@ -22,12 +22,12 @@ describe.skipIf(!hasChromium).each(engines)('from a new match to a published rep
     account = await inboxApp.app.connectedAccount(100);
     found = await foundMatches(inboxApp, account);
     const { email } = await inboxApp.app.services.db.selectFrom('accounts').select('email').where('id', '=', account.accountId).executeTakeFirstOrThrow();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     // Logged in through the real form, once per width.
     for (const [width, context] of await loggedInContexts(browser, inboxApp.app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await inboxApp?.app.close();
   });
 

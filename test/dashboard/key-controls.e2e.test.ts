@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -20,11 +20,11 @@ describe.skipIf(!hasChromium)('API key controls in Chromium at 1280 and 390 px: 
     const email = uniqueEmail('key-controls');
     const account = await app.services.accounts.createAccount(email, PASSWORD);
     await app.services.credits.grant(account.id, 100, 'welcome');
-    browser = await launchChromium();
+    browser = await sharedChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 import { insertMatches } from '../support/monitor-rows.ts';
@@ -103,11 +103,11 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
     fixture.monitorId = monitor.id;
     await insertMatches(app.services.db, { monitorId: monitor.id, accountId: account.id, count: 3, title: `n8n: ${'averyveryverylongwordwithoutanyspaces'.repeat(3)}` });
 
-    browser = await launchChromium();
+    browser = await sharedChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await receiver?.close();
     await app?.close();
   });

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, WIDTHS, launchChromium, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, requireChromium } from '../support/browser.ts';
 import { startPublishingApp, type ConnectedAccount, type PublishingApp } from '../support/publishing.ts';
 
 /** Layout does not depend on the database engine, so one (SQLite) is enough. */
@@ -28,10 +28,10 @@ describe.skipIf(!hasChromium)('the Credits, Drafts and Publications pages at 128
     app.reddit.user.rejectNext('THREAD_LOCKED', 'that thread is locked', 'parent');
     // In another thread and subreddit than the draft's, so that the refusal is Reddit's, not a rail's.
     await api('/api/v1/publish', { type: 'comment', parent: 't3_shot2', body: 'Grafana.' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -20,11 +20,11 @@ describe.skipIf(!hasChromium)('the low-balance banner and forms at 1280 and 390 
     await app.services.credits.grant(account.id, 1234, 'welcome credits');
     await app.services.accountSettings.setLowBalanceThreshold(account.id, 100_000);
     await app.services.accountSettings.setWebhookUrl(account.id, `http://127.0.0.1:9/hooks/${'a1b2c3d4-'.repeat(8)}account`);
-    browser = await launchChromium();
+    browser = await sharedChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 
@@ -17,11 +17,11 @@ describe.skipIf(!hasChromium).each(engines)('an empty Monitors list in Chromium 
     app = await startTestApp(engine, { worker: false });
     const email = uniqueEmail('monitors-empty');
     await app.services.accounts.createAccount(email, PASSWORD);
-    browser = await launchChromium();
+    browser = await sharedChromium();
     contexts = await loggedInContexts(browser, app.url, email, PASSWORD);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

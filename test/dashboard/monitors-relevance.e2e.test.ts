@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { insertMatches, type MatchVerdict } from '../support/monitor-rows.ts';
@@ -37,11 +37,11 @@ describe.skipIf(!hasChromium).each(engines)('the dashboard’s relevance judging
     app = await startTestApp(engine, { worker: false, env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'fake-model' } });
     const email = uniqueEmail('relevance-e2e');
     accountId = (await app.services.accounts.createAccount(email, PASSWORD)).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

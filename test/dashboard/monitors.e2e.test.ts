@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { SCREENSHOTS, WIDTHS, launchChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { insertMatches } from '../support/monitor-rows.ts';
@@ -23,11 +23,11 @@ describe.skipIf(!hasChromium).each(engines)('the dashboard Monitors page in Chro
     const email = uniqueEmail('monitors-page');
     accountId = (await app.services.accounts.createAccount(email, PASSWORD)).id;
     await app.services.credits.grant(accountId, 50, 'monitors page');
-    browser = await launchChromium();
+    browser = await sharedChromium();
     for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

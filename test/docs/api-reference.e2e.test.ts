@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, WIDTHS, launchChromium, logIn, requireChromium } from '../support/browser.ts';
+import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, logIn, requireChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueEmail } from '../support/dashboard-client.ts';
 
@@ -61,10 +61,10 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
     operations = [...Object.entries(doc.paths), ...Object.entries(doc.webhooks)].flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await app?.close();
   });
 

@@ -39,7 +39,7 @@ export async function startTestApp(
   engine: Engine,
   options: { env?: Record<string, string>; overrides?: Overrides; redditConfigured?: boolean; worker?: boolean; publicUrl?: 'self' } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(engine);
+  const database = await openTestDatabase(engine, { migrated: true });
   const reddit = await startFakeReddit();
   const configured = options.redditConfigured ?? true;
   const port = options.publicUrl === 'self' ? await freePort() : 0;

@@ -50,6 +50,23 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test worker's one Chromium, launched by the first suite that asks (launching took about a
+ * second a suite). The worker runs its files one after another, so a suite has the browser to itself:
+ * it opens contexts and pages, and gives the browser back with releaseChromium instead of closing it.
+ */
+export function sharedChromium(): Promise<Browser> {
+  shared ??= launchChromium().then((browser) => browser.on('disconnected', () => (shared = undefined)));
+  return shared;
+}
+
+/** Closes every context (and so every page) a suite opened in the shared browser; the browser stays for the next suite. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
+
 /** Logs in through the real form on `page` and waits for the dashboard's first page. */
 export async function logIn(page: Page, appUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${appUrl}/dashboard/login`);

@@ -1,5 +1,14 @@
-/** Says plainly, once per run, which suites did not run. */
-export default function setup() {
+import type { TestProject } from 'vitest/node';
+import { buildTemplates, type DatabaseTemplates } from './templates.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplates: DatabaseTemplates;
+  }
+}
+
+/** Says plainly, once per run, which suites did not run; builds the migrated databases every test app copies. */
+export default async function setup(project: TestProject) {
   if (!process.env.TEST_DATABASE_URL) {
     process.stdout.write(
       '\nTEST_DATABASE_URL is not set: the PostgreSQL variants of the suites are SKIPPED; only SQLite runs.\n' +
@@ -9,4 +18,7 @@ export default function setup() {
   if (!process.env.TEST_REDIS_URL) {
     process.stdout.write('TEST_REDIS_URL is not set: the Redis rate-limit suite is SKIPPED (.ci/run sets redis://127.0.0.1:6379).\n\n');
   }
+  const { templates, remove } = await buildTemplates(process.env.TEST_DATABASE_URL);
+  project.provide('databaseTemplates', templates);
+  return remove;
 }

@@ -4,6 +4,7 @@
  * It neither filters nor sorts posts (the caller does) and never logs.
  */
 import { RedditUnavailableError } from './reddit.errors.ts';
+import { realSleep } from '../../shared/sleep.ts';
 import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
 import { parseItems, readListing } from './reddit.listings.ts';
 import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
@@ -65,7 +66,6 @@ export interface RedditClientOptions {
 /** Safety stop for one keyword batch's pagination (Reddit serves at most ~1000 results anyway). */
 const MAX_PAGES_PER_BATCH = 20;
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 export function createRedditClient(options: RedditClientOptions): RedditClient {
@@ -77,7 +77,7 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
     authUrl: trimSlash(options.authUrl),
     timeoutMs: options.timeoutMs ?? 10_000,
     maxRetries: options.maxRetries ?? 3,
-    sleep: options.sleep ?? defaultSleep,
+    sleep: options.sleep ?? realSleep,
     now: options.now ?? Date.now,
     budget: options.budget,
   });

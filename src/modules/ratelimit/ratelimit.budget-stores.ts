@@ -4,6 +4,7 @@
  * The memory store for SQLite lives beside the budget itself.
  */
 import { sql } from 'kysely';
+import { realSleep } from '../../shared/sleep.ts';
 import { isSqlite, transaction, type Database } from '../../shared/db/database.ts';
 import {
   createMemoryBudgetStore,
@@ -87,8 +88,6 @@ export async function createRedisBudgetStore(url: string, key = 'subpilot:reddit
     },
   };
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The budget where the rate-limit counters are: Redis if given, else PostgreSQL; SQLite is one process. */
 export async function openRedditBudget(deps: {

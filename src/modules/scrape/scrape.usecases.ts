@@ -55,9 +55,11 @@ export function createScrapeUsecases(deps: {
   jobs: JobQueue;
   jobsConfig: JobsConfig;
   events: EventEmitter;
+  /** How a waiting request pauses between looks at the database; its deadline is the clock's. */
+  sleep: (ms: number) => Promise<void>;
   assertWebhookUrl: (url: string) => Promise<void>;
 }) {
-  const { db, clock, random, prices, jobs, jobsConfig, events } = deps;
+  const { db, clock, random, prices, jobs, jobsConfig, events, sleep } = deps;
   const scrapes = createScrapesRepository(db);
   /** Reads of the balance outside a transaction: built once, as every refused call reads it. */
   const balances = creditsIn(db);
@@ -72,21 +74,16 @@ export function createScrapeUsecases(deps: {
       wake();
     };
     events.on('settled', listener);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = clock().getTime() + timeoutMs;
     try {
       for (;;) {
         if (settled) return settled;
         const row = await scrapes.statusOf(id);
         if (row?.status === 'completed' || row?.status === 'failed') return settled ?? { id, status: row.status };
-        const left = deadline - Date.now();
+        const left = deadline - clock().getTime();
         if (left <= 0) return undefined;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(WAIT_POLL_MS, left));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        // News from this process's worker ends the pause at once (also news that came during the read).
+        await Promise.race([sleep(Math.min(WAIT_POLL_MS, left)), new Promise<void>((resolve) => (wake = resolve, settled && resolve()))]);
       }
     } finally {
       events.off('settled', listener);
