@@ -33,6 +33,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each file's time is kept for the next look at where the gate's minutes go (docs/testing.md).
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     // Most of a test's time is waiting on sockets and child processes, so a worker per core and one
     // more keeps both cores busy (measured in docs/testing.md).
     maxWorkers: availableParallelism() + 1,
