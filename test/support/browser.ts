@@ -51,6 +51,7 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
 }
 
 let shared: Promise<Browser> | undefined;
+let idle: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * The test worker's one Chromium, launched by the first suite that asks (launching took about a
@@ -58,13 +59,22 @@ let shared: Promise<Browser> | undefined;
  * it opens contexts and pages, and gives the browser back with releaseChromium instead of closing it.
  */
 export function sharedChromium(): Promise<Browser> {
+  clearTimeout(idle);
   shared ??= launchChromium().then((browser) => browser.on('disconnected', () => (shared = undefined)));
   return shared;
 }
 
-/** Closes every context (and so every page) a suite opened in the shared browser; the browser stays for the next suite. */
+/**
+ * Closes every context (and so every page) a suite opened in the shared browser. The browser waits a
+ * second for the worker's next suite, then closes, so that a worker with no suite left can exit.
+ */
 export async function releaseChromium(browser: Browser | undefined): Promise<void> {
   await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+  clearTimeout(idle);
+  idle = setTimeout(() => {
+    shared = undefined;
+    void browser?.close();
+  }, 1000);
 }
 
 /** Logs in through the real form on `page` and waits for the dashboard's first page. */

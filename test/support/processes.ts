@@ -23,11 +23,12 @@ export async function startSubpilot(
   child.stdout?.setEncoding('utf8').on('data', (text: string) => options.onStdout?.(text));
   const url = `http://127.0.0.1:${port}`;
   if (args[0] !== 'serve') return { url, child };
-  for (let attempt = 0; attempt < 150; attempt++) {
+  // Generous: the slow tier starts several processes at once beside the other suites, on two cores.
+  for (const deadline = Date.now() + 45_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) throw new Error(`subpilot ${args.join(' ')} exited with ${child.exitCode}`);
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
-  throw new Error('subpilot serve did not start within 15 s');
+  throw new Error('subpilot serve did not start within 45 s');
 }

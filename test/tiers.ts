@@ -1,0 +1,26 @@
+/**
+ * The slow tier: files that start other programs (Chromium, `subpilot` processes they kill or cut off
+ * from the database, tsc, Redocly, bash and python running the documents' examples). Their time is
+ * mostly those programs', so they start first (longest first, as listed; the browser suites after
+ * them) and run beside the fast tier. Everything else is the fast tier: it runs in the worker's own
+ * process, and `npm run test:fast` runs it alone. docs/testing.md says how to choose.
+ */
+export const SLOW_TIER = [
+  'test/docs/examples.test.ts',
+  'test/cli/cli-new-database.test.ts',
+  'test/scale/monitors-kill.test.ts',
+  'test/docs/api-reference.e2e.test.ts',
+  'test/architecture/typecheck.test.ts',
+  'test/scale/idempotency-faults.test.ts',
+  'test/api/crash-recovery.test.ts',
+  'test/api/reddit-blocked.test.ts',
+  'test/cli/mcp-bridge.test.ts',
+  'test/scale/multi-process.test.ts',
+  'test/scale/database-outage.test.ts',
+  'test/cli/serve-startup.test.ts',
+  'test/docs/typescript-examples.test.ts',
+  'test/scale/account-limits.test.ts',
+  'test/api/openapi-lint.test.ts',
+  'test/docs/webhook-receivers.test.ts',
+  'test/**/*.e2e.test.ts',
+];
