@@ -1,9 +1,10 @@
 /**
  * The slow tier: files that start other programs (Chromium, `subpilot` processes they kill or cut off
  * from the database, tsc, Redocly, bash and python running the documents' examples). Their time is
- * mostly those programs', so they start first (longest first, as listed; the browser suites after
- * them) and run beside the fast tier. Everything else is the fast tier: it runs in the worker's own
- * process, and `npm run test:fast` runs it alone. docs/testing.md says how to choose.
+ * mostly those programs', so the ones listed by name start first, longest first as listed
+ * (test/support/sequencer.ts), and run beside the fast tier. Everything else is the fast tier: it
+ * runs in the worker's own process, and `npm run test:fast` runs it alone. docs/testing.md says how
+ * to choose.
  */
 export const SLOW_TIER = [
   'test/docs/examples.test.ts',

@@ -1,20 +1,23 @@
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { SLOW_TIER } from '../tiers.ts';
 
 /**
- * The slow tier first, its longest files first (in the order SLOW_TIER lists them), so that the
- * files that wait on other programs overlap with the rest instead of ending the run alone; then the
- * fast tier in vitest's own order (longest last time, or largest first on a fresh clone).
+ * The files SLOW_TIER names one by one first, longest first as it lists them, so that the files that
+ * wait longest on other programs overlap with the rest instead of ending the run alone; then every
+ * other file, browser suites and fast tier together, largest first (vitest's own guess on a fresh
+ * clone, which it would otherwise apply one project after the other).
  */
 export default class SlowTierFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
-      const path = relative(this.ctx.config.root, file.moduleId);
-      const listed = SLOW_TIER.indexOf(path);
-      return file.project.name !== 'slow' ? SLOW_TIER.length + 1 : listed === -1 ? SLOW_TIER.length : listed;
+      const listed = file.project.name === 'slow' ? SLOW_TIER.indexOf(relative(this.ctx.config.root, file.moduleId)) : -1;
+      return listed === -1 ? SLOW_TIER.length : listed;
     };
-    return sorted.map((file, order) => ({ file, order, rank: rank(file) })).sort((a, b) => a.rank - b.rank || a.order - b.order).map(({ file }) => file);
+    return files
+      .map((file) => ({ file, rank: rank(file), size: statSync(file.moduleId).size }))
+      .sort((a, b) => a.rank - b.rank || b.size - a.size)
+      .map(({ file }) => file);
   }
 }
