@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { DatabaseTarget } from '../../src/shared/config/config.ts';
 import { createDatabase, type Database } from '../../src/shared/db/database.ts';
@@ -26,67 +25,40 @@ export interface TestDatabase {
  * copy of the run's migrated template (test/support/templates.ts) instead of an empty one.
  */
 export async function openTestDatabase(engine: Engine, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
-  if (engine === 'postgres' && options.migrated) return copyPostgresTemplate();
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'subpilot-test-'));
-    const target: DatabaseTarget = { dialect: 'sqlite', path: join(dir, 'test.sqlite') };
-    if (options.migrated) copyFileSync(inject('databaseTemplates').sqlite, target.path);
-    const db = createDatabase(target);
-    return {
-      target,
-      db,
-      env: { DATABASE_URL: `sqlite:${target.path}` },
-      async drop() {
-        await db.destroy().catch(() => undefined);
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    const path = join(dir, 'test.sqlite');
+    if (options.migrated) copyFileSync(inject('databaseTemplates').sqlite, path);
+    return opened({ dialect: 'sqlite', path }, async () => rmSync(dir, { recursive: true, force: true }));
   }
   const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const withSchema = new URL(url);
-  withSchema.searchParams.set('options', `-c search_path=${schema}`);
-  const target: DatabaseTarget = { dialect: 'postgres', url: withSchema.toString() };
-  const db = createDatabase(target);
-  return {
-    target,
-    db,
-    env: { DATABASE_URL: target.url },
-    async drop() {
-      await db.destroy().catch(() => undefined);
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
-      await cleanup.end();
-    },
-  };
+  const id = randomBytes(6).toString('hex');
+  const schema = `t_${id}`;
+  if (!options.migrated) {
+    await adminQuery(url, `CREATE SCHEMA ${schema}`);
+    return opened({ dialect: 'postgres', url: databaseUrl(url, new URL(url).pathname.slice(1), schema) }, async () => {
+      await adminQuery(url, `DROP SCHEMA ${schema} CASCADE`);
+      await adminQuery(url, `DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
+    });
+  }
+  // A database of its own, created from the migrated template, whose schema is renamed to a name of its
+  // own: DATABASE_URL still names a schema unique to the test, as suites and pg-boss expect.
+  const database = `subpilot_test_${id}`;
+  await adminQuery(url, `CREATE DATABASE ${database} TEMPLATE ${inject('databaseTemplates').postgres!}`);
+  await adminQuery(databaseUrl(url, database), `ALTER SCHEMA ${TEMPLATE_SCHEMA} RENAME TO ${schema}`);
+  return opened({ dialect: 'postgres', url: databaseUrl(url, database, schema) }, () => adminQuery(url, `DROP DATABASE ${database} WITH (FORCE)`));
 }
 
-/**
- * A database of its own, created from the migrated template, whose schema is renamed to a name of its
- * own: DATABASE_URL still names a schema unique to the test, as suites and pg-boss expect.
- */
-async function copyPostgresTemplate(): Promise<TestDatabase> {
-  const url = process.env.TEST_DATABASE_URL!;
-  const template = inject('databaseTemplates').postgres!;
-  const id = randomBytes(6).toString('hex');
-  const [database, schema] = [`subpilot_test_${id}`, `t_${id}`];
-  await adminQuery(url, `CREATE DATABASE ${database} TEMPLATE ${template}`);
-  await adminQuery(databaseUrl(url, database), `ALTER SCHEMA ${TEMPLATE_SCHEMA} RENAME TO ${schema}`);
-  const target: DatabaseTarget = { dialect: 'postgres', url: databaseUrl(url, database, schema) };
+/** The database at `target`, open, with the environment a child process needs and what drops it. */
+function opened(target: DatabaseTarget, remove: () => Promise<void>): TestDatabase {
   const db = createDatabase(target);
   return {
     target,
     db,
-    env: { DATABASE_URL: target.url },
+    env: { DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url },
     async drop() {
       await db.destroy().catch(() => undefined);
-      await adminQuery(url, `DROP DATABASE ${database} WITH (FORCE)`);
+      await remove();
     },
   };
 }
