@@ -21,7 +21,7 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database: a temporary SQLite file, or a new schema in the test PostgreSQL. `migrated`: a
+ * A fresh database: a temporary SQLite file, or a new database in the test PostgreSQL. `migrated`: a
  * copy of the run's migrated template (test/support/templates.ts) instead of an empty one.
  */
 export async function openTestDatabase(engine: Engine, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
@@ -31,21 +31,20 @@ export async function openTestDatabase(engine: Engine, options: { migrated?: boo
     if (options.migrated) copyFileSync(inject('databaseTemplates').sqlite, path);
     return opened({ dialect: 'sqlite', path }, async () => rmSync(dir, { recursive: true, force: true }));
   }
+  // A PostgreSQL database of its own: suites run in parallel, and Kysely's migrator reads the catalog
+  // of the whole database, which fails while another suite drops its tables in the same one. The
+  // migrated one is a copy of the template, whose schema is renamed to a name unique to the test
+  // (the suites' application names and pg-boss's schema are made from it).
   const url = process.env.TEST_DATABASE_URL!;
   const id = randomBytes(6).toString('hex');
-  const schema = `t_${id}`;
-  if (!options.migrated) {
-    await adminQuery(url, `CREATE SCHEMA ${schema}`);
-    return opened({ dialect: 'postgres', url: databaseUrl(url, new URL(url).pathname.slice(1), schema) }, async () => {
-      await adminQuery(url, `DROP SCHEMA ${schema} CASCADE`);
-      await adminQuery(url, `DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
-    });
+  const [database, schema] = [`subpilot_test_${id}`, `t_${id}`];
+  if (options.migrated) {
+    await adminQuery(url, `CREATE DATABASE ${database} TEMPLATE ${inject('databaseTemplates').postgres!}`);
+    await adminQuery(databaseUrl(url, database), `ALTER SCHEMA ${TEMPLATE_SCHEMA} RENAME TO ${schema}`);
+  } else {
+    await adminQuery(url, `CREATE DATABASE ${database}`);
+    await adminQuery(databaseUrl(url, database), `CREATE SCHEMA ${schema}`);
   }
-  // A database of its own, created from the migrated template, whose schema is renamed to a name of its
-  // own: DATABASE_URL still names a schema unique to the test, as suites and pg-boss expect.
-  const database = `subpilot_test_${id}`;
-  await adminQuery(url, `CREATE DATABASE ${database} TEMPLATE ${inject('databaseTemplates').postgres!}`);
-  await adminQuery(databaseUrl(url, database), `ALTER SCHEMA ${TEMPLATE_SCHEMA} RENAME TO ${schema}`);
   return opened({ dialect: 'postgres', url: databaseUrl(url, database, schema) }, () => adminQuery(url, `DROP DATABASE ${database} WITH (FORCE)`));
 }
 
