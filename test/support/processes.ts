@@ -9,6 +9,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Every `subpilot` a test started that has not exited yet. A suite stops its own, but one whose set-up
+ * failed half way (a second process that never answered) cannot: they are killed when the worker exits.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
 /** Runs `subpilot <args>` as a real child process; for `serve`, resolves once /healthz answers. */
 export async function startSubpilot(
   args: string[],
@@ -20,6 +27,8 @@ export async function startSubpilot(
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   child.stdout?.setEncoding('utf8').on('data', (text: string) => options.onStdout?.(text));
   const url = `http://127.0.0.1:${port}`;
   if (args[0] !== 'serve') return { url, child };
