@@ -13,8 +13,8 @@ export default defineConfig({
     sequence: { sequencer: SlowTierFirst },
     // Each file's time is kept for the next look at where the gate's minutes go (docs/testing.md).
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
-    // Most of a test's time is waiting on sockets and child processes, so a worker per core and one
-    // more keeps both cores busy (measured in docs/testing.md).
+    // Much of a test's time is waiting on sockets and child processes: with a worker per core and one
+    // more, the machine is about 90% busy during a run (docs/testing.md, "Where the gate's time goes").
     maxWorkers: availableParallelism() + 1,
     // A worker loads the app's modules once and runs file after file in them: loading took about
     // 3.6 s a file. Tests keep no state in modules, so sharing them changes nothing they check.
