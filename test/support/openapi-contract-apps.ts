@@ -3,7 +3,7 @@
  * requests to them: every answer comes back as an `Answer` for the contract to check.
  *
  * - `main`: Reddit, a connected Reddit user, a language model and webhooks all configured; short HTTP
- *   timeouts (408 in half a second), a Reddit user client that gives up after 300 ms (504), and a DNS
+ *   timeouts (408 in half a second), a Reddit user client that gives up after 800 ms (504), and a DNS
  *   for webhook hosts that can hold an answer (a request held before it binds its Idempotency-Key,
  *   while a twin binds it: 409); credits sold through a fake Stripe (`stripe`), which can be made to fail (502).
  * - `limits`: two calls a minute per key, one failed key a minute per address, no language model, no
