@@ -64,7 +64,8 @@ postgres('a `serve` process whose PostgreSQL connections drop keeps serving and 
 
   /** `select pg_terminate_backend(pid)` on every connection of the service (its pool and pg-boss's). */
   async function terminateServiceBackends(): Promise<number> {
-    // On the app's own database, where the service connects: each test app has a PostgreSQL database of its own (test/support/engines.ts).
+    // On the app's own database, where the service connects: each test app has a PostgreSQL database
+    // of its own (test/support/engines.ts).
     const admin = new pg.Client({ connectionString: app.database.env.DATABASE_URL });
     await admin.connect();
     try {

@@ -173,7 +173,8 @@ postgres('retries with an Idempotency-Key after the database connections were te
 
   /** `select pg_terminate_backend(pid)` on every connection of the service (its pool and pg-boss's). */
   async function terminateServiceBackends() {
-    // On the app's own database, where the service connects: each test app has a PostgreSQL database of its own (test/support/engines.ts).
+    // On the app's own database, where the service connects: each test app has a PostgreSQL database
+    // of its own (test/support/engines.ts).
     const admin = new pg.Client({ connectionString: app.database.env.DATABASE_URL });
     await admin.connect();
     try {

@@ -7,7 +7,10 @@ declare module 'vitest' {
   }
 }
 
-/** Says plainly, once per run, which suites did not run; builds the migrated databases every test app copies. */
+/**
+ * The root project's, so it runs once per run, for both tiers: says plainly which suites will not run,
+ * and builds the migrated databases every test app copies (provided to every project from the root).
+ */
 export default async function setup(project: TestProject) {
   if (!process.env.TEST_DATABASE_URL) {
     process.stdout.write(

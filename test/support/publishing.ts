@@ -78,9 +78,9 @@ export async function connectThroughDashboard(app: TestApp, dashboard: Dashboard
 
 /**
  * The real user-context Reddit client against the app's fake Reddit, with a short timeout so "Reddit did
- * not answer" is quick to test (below the suites' 1 s delay, and above a loaded machine's pauses: 300 ms
- * timed out a connection now and then while the tiers ran side by side). The fake's address is known only once the app started, so the client is
- * built on its first call; `appOf` gives the app by then.
+ * not answer" is quick to test: below the suites' 1 s delay, and above a loaded machine's pauses (300 ms
+ * timed out a connection now and then while the tiers ran side by side). The fake's address is known
+ * only once the app started, so the client is built on its first call; `appOf` gives the app by then.
  */
 export function lateRedditUserClient(appOf: () => TestApp, timeoutMs = 800): RedditUserClient {
   let client: RedditUserClient | undefined;

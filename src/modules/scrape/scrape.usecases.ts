@@ -82,8 +82,12 @@ export function createScrapeUsecases(deps: {
         if (row?.status === 'completed' || row?.status === 'failed') return settled ?? { id, status: row.status };
         const left = deadline - clock().getTime();
         if (left <= 0) return undefined;
-        // News from this process's worker ends the pause at once (also news that came during the read).
-        await Promise.race([sleep(Math.min(WAIT_POLL_MS, left)), new Promise<void>((resolve) => (wake = resolve, settled && resolve()))]);
+        // News from this process's worker ends the pause at once, news that came during the read too.
+        const news = new Promise<void>((resolve) => {
+          wake = resolve;
+          if (settled) resolve();
+        });
+        await Promise.race([sleep(Math.min(WAIT_POLL_MS, left)), news]);
       }
     } finally {
       events.off('settled', listener);
