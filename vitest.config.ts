@@ -12,6 +12,10 @@ const tier = {
   // A worker loads the app's modules once and runs file after file in them: loading took about
   // 3.6 s a file. Tests keep no state in modules, so sharing them changes nothing they check.
   isolate: false,
+  // A poll waits for what a loaded machine does late (a page drawn, a delivery made); vitest's 1 s
+  // default failed a page that had not yet drawn while every worker was busy. A poll still fails if
+  // the value never comes; only its patience changed.
+  expect: { poll: { timeout: 10_000 } },
   // Test databases and other temporary files in memory where the machine has it: SQLite syncs every
   // commit to disk, which cost about a tenth of a run's CPU, and nothing here must outlive the run.
   env: existsSync('/dev/shm') ? { TMPDIR: '/dev/shm' } : {},

