@@ -111,36 +111,94 @@ describe.each(engines)('auto top-up buys one pack per crossing, never twice, on 
   it.each<[CardBehaviour, string]>([
     ['declined', 'card_declined'],
     ['authentication_required', 'authentication_required'],
-  ])('a card that is %s fails the top-up, sends credits.topup_failed, and after 3 failures in a row switches auto top-up off', async (behaviour, code) => {
+  ])('a card that is %s fails the top-up, sends credits.topup_failed, switches auto top-up off and is never charged again', async (behaviour, code) => {
     const { accountId, token } = await withAutoTopup(300);
     await app.services.accountSettings.setWebhookUrl(accountId, 'http://127.0.0.1:9/hooks');
-    stripe.savedCardBehaviour(await cardOf(accountId), behaviour);
+    const failedCard = await cardOf(accountId);
+    stripe.savedCardBehaviour(failedCard, behaviour);
     await spend(token, 3); // 200: below
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await app.services.billing.autoTopup.flush();
-      expect(await failuresSent(accountId)).toHaveLength(attempt);
+    await app.services.billing.autoTopup.flush();
+    const charges = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').length;
+    const tried = charges();
+    // The next crossings charge nothing: the card that failed is not asked again.
+    for (let crossing = 0; crossing < 2; crossing++) {
       await app.services.credits.grant(accountId, 200, 'back above'); // 400: the next fall is a new crossing
       await app.services.billing.autoTopup.flush();
       await spend(token, 2); // 200 again
+      await app.services.billing.autoTopup.flush();
     }
-    await app.services.billing.autoTopup.flush();
+    expect(charges()).toBe(tried);
     const failures = await failuresSent(accountId);
-    expect(failures).toHaveLength(3);
-    expect(failures.map((d) => JSON.parse(d.payload).data)).toEqual(
-      [3, 2, 1].map((n) => expect.objectContaining({ code, failures_in_a_row: n, auto_topup_disabled: n === 3 })),
-    );
-    expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: false, failures: 3, lastFailure: expect.any(String) });
-    expect((await topupsOf(accountId)).map((p) => p.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(failures.map((d) => JSON.parse(d.payload).data)).toEqual([expect.objectContaining({ code, failures_in_a_row: 1, auto_topup_disabled: true })]);
+    expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: false, cardSaved: false, failures: 1, lastFailure: expect.any(String) });
+    expect((await topupsOf(accountId)).map((p) => p.status)).toEqual(['failed']);
     expect(await standing(app, accountId)).toEqual({ balance: 200, owed: 0 });
 
-    // Saving again does not trust the card that failed: a new checkout saves another, and it is on again.
-    const failedCard = await cardOf(accountId);
+    // Saving again asks for a card at a new checkout; it is on again with that card.
     const again = await app.services.billing.autoTopup.configure(accountId, { threshold: 300, packCredits: 500, monthlyMax: 5 }, { via: 'dashboard' });
     expect(again).toMatchObject({ enabled: false, checkoutUrl: expect.any(String) });
     stripe.complete(again.checkoutUrl!.split('/').pop()!);
     await stripe.settled();
     expect(await app.services.billing.autoTopup.settings(accountId)).toMatchObject({ enabled: true, failures: 0, lastFailure: null });
     expect(await cardOf(accountId)).not.toBe(failedCard);
+  });
+
+  it('a save-card checkout redelivered or reconciled after the owner turned auto top-up off, or after a decline, changes nothing and charges nothing', async () => {
+    const { accountId, token } = await withAutoTopup(300);
+    const saved = stripe.events.filter((e) => e.type === 'checkout.session.completed').at(-1)!;
+    const settingsOf = () => app.services.db.selectFrom('auto_topups').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const charges = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').length;
+
+    // Off by its owner: Stripe redelivers the original completion, the operator reconciles.
+    await app.services.billing.autoTopup.turnOff(accountId);
+    const off = await settingsOf();
+    expect((await stripe.deliver(saved)).status).toBe(200);
+    await app.services.billing.reconcile(new Date(Date.now() - 3_600_000));
+    expect(await settingsOf()).toEqual(off);
+    const before = charges();
+    await spend(token, 3); // 200: below the threshold
+    await app.services.billing.autoTopup.flush();
+    expect(charges()).toBe(before);
+    expect(await standing(app, accountId)).toEqual({ balance: 200, owed: 0 });
+
+    // Switched off by a decline: the replay neither clears the failure nor puts the declined card back.
+    await app.services.credits.grant(accountId, 300, 'back above');
+    await app.services.billing.autoTopup.configure(accountId, { threshold: 300, packCredits: 500, monthlyMax: 5 }, { via: 'dashboard' });
+    stripe.savedCardBehaviour(off.payment_method_id!, 'declined');
+    await spend(token, 3);
+    await app.services.billing.autoTopup.flush();
+    const declined = await settingsOf();
+    expect(declined).toMatchObject({ enabled: 0, payment_method_id: null, failures: 1 });
+    expect((await stripe.deliver(saved)).status).toBe(200);
+    await app.services.billing.reconcile(new Date(Date.now() - 3_600_000));
+    expect(await settingsOf()).toEqual(declined);
+  });
+
+  it('a PaymentIntent made outside subpilot whose metadata names a failed top-up credits nothing: amount, currency and customer must be the payment\'s', async () => {
+    const { accountId, token } = await withAutoTopup(300);
+    stripe.savedCardBehaviour(await cardOf(accountId), 'declined');
+    await spend(token, 3);
+    await app.services.billing.autoTopup.flush();
+    const [failed] = await topupsOf(accountId);
+    expect(failed).toMatchObject({ status: 'failed', credits: 500, amount: 500 });
+    const { customer_id: customer } = await app.services.db.selectFrom('auto_topups').select('customer_id').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+
+    // As someone with the Stripe account's key would make them by hand, each naming the failed payment.
+    const byHand = (fields: Record<string, string>) =>
+      fetch(`${stripe.url}/v1/payment_intents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ currency: 'usd', payment_method: 'pm_card_visa', confirm: 'true', 'metadata[payment_id]': failed!.id, ...fields }),
+      });
+    const attempts: Record<string, string>[] = [{ amount: '50' }, { amount: '500' }, { amount: '500', currency: 'eur', customer: customer! }];
+    for (const fields of attempts) {
+      expect((await byHand(fields)).status, JSON.stringify(fields)).toBe(200);
+    }
+    await stripe.settled();
+    expect(stripe.deliveries.filter((d) => d.type === 'payment_intent.succeeded').slice(-3).map((d) => d.status)).toEqual([200, 200, 200]);
+    await app.services.billing.reconcile(new Date(Date.now() - 60_000)); // and applied again, as an operator would
+    expect(await topupsOf(accountId)).toEqual([expect.objectContaining({ status: 'failed', credited: 0 })]);
+    expect(await standing(app, accountId)).toEqual({ balance: 200, owed: 0 });
   });
 
   it('stops at the monthly maximum: a second crossing in the month buys nothing', async () => {

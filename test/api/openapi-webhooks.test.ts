@@ -245,7 +245,7 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
     await app.services.billing.autoTopup.flush();
     const bodies = await deliverAndCheck();
     expect(typesOf(bodies)).toEqual(['credits.topup_failed']);
-    expect(bodies[0]!.data).toMatchObject({ credits: 500, code: 'card_declined', failures_in_a_row: 1, auto_topup_disabled: false });
+    expect(bodies[0]!.data).toMatchObject({ credits: 500, code: 'card_declined', failures_in_a_row: 1, auto_topup_disabled: true });
   });
 
   it('every event type the code can send was received and checked above', () => {

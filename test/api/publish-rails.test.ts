@@ -151,12 +151,29 @@ describe.each(engines)('the publishing rails on %s', (engine) => {
     const { problem } = await refusedByRail(frank, post('r/bun', ` Kysely  keeps the SQL\nyou wrote. `), 409, 'publish.duplicate');
     expect(problem.publication_id).toBe(first.id);
     expect(problem.detail).toMatch(/same text less than 24 hours ago.*Send allow_duplicate: true/);
-    expect((await publish(frank, comment('t3_dp2', words.toUpperCase()))).status).toBe(200); // case is kept: other text
     expect((await publish(frank, { ...post('r/bun', words), allow_duplicate: true })).status).toBe(200);
     later(61);
     expect((await publish(frank, comment('t3_dp3', words))).status).toBe(409); // the allowed copy is a day younger
     later(24 * 60);
     expect((await publish(frank, comment('t3_dp3', words))).status).toBe(200);
+  });
+
+  it('the same text is the same however it is spelled: letter case, composed or decomposed accents, zero-width and format characters, full-width and look-alike letters', async () => {
+    const gina = await account();
+    const words = 'Café owners: Kysely keeps the SQL you wrote.';
+    const first = await published(gina, comment('t3_dv1', words));
+    const disguises = [
+      words.toUpperCase(), // letter case
+      words.normalize('NFD'), // é as e + a combining accent
+      words.replace('Kysely', 'Ky\u200bse\u200dly').replace('SQL', 'S\u00adQL'), // zero-width space and joiner, soft hyphen
+      words.replace('SQL', '\uff33\uff31\uff2c'), // full-width letters
+      words.replace('Kysely', '\u041a\u0443s\u0435ly').replace('owners', '\u043ewners'), // Cyrillic К, у, е, о
+    ];
+    for (const [i, text] of disguises.entries()) {
+      const { problem } = await refusedByRail(gina, comment(`t3_dv${i + 2}`, text), 409, 'publish.duplicate');
+      expect(problem.publication_id, JSON.stringify(text)).toBe(first.id);
+    }
+    expect((await publish(gina, comment('t3_dv9', 'Kysely keeps the SQL you did not write.'))).status).toBe(200);
   });
 
   it('a rail answers before the credits are looked at: an account that could not pay is told the rail, and 402 where no rail refuses', async () => {

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import { fencedBlocks } from '../support/markdown.ts';
 import { createMonitor, startMonitorsApp } from '../support/monitors.ts';
 
 describe.each(engines)('queries through the API on %s', (engine) => {
@@ -21,6 +23,14 @@ describe.each(engines)('queries through the API on %s', (engine) => {
     expect(problem).toMatchObject({ code: 'query.invalid', errors: [{ path: '/query', position: 11 }] });
     expect(problem.errors[0].message).toBe('query is not a valid query: at character 11: expected a word, a phrase or "(" after OR');
     expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
+  });
+
+  it('the error docs/api/queries.md shows for "title: api" is the one the server answers, code and words', async () => {
+    const shown = fencedBlocks(readFileSync('docs/api/queries.md', 'utf8')).find((block) => block.info === 'json' && block.code.includes('"/query"'))!;
+    const { token } = await app.accountWithKey(10);
+    const response = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'w', subreddits: ['r/saas'], query: 'title: api' } });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject(JSON.parse(shown.code));
   });
 
   it('a query that could match without any of its words is refused, saying to add one', async () => {

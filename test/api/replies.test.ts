@@ -67,6 +67,27 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
     await expectExactLedger(account, 100 - 1 - 5 - 10);
   });
 
+  it('publishing an earlier draft of a match marks the match published, with that publication, whichever way the drafts named it', async () => {
+    const { account, subreddit } = await watching(100);
+    clock.advance(5);
+    const post = app.reddit.addPost({ subreddit, title: 'Otter-proof fences?', selftext: 'Asking for a friend.', created_utc: clock.seconds() - 1 });
+    clock.advance(5);
+    await cycle(app);
+    const [match] = await inbox(account.token);
+    const draftA = await (await api('POST', '/api/v1/generate', account.token, { type: 'reply', reply_to: match!.id })).json();
+    const draftB = await (await api('POST', '/api/v1/generate', account.token, { type: 'reply', reply_to: `t3_${post.id}` })).json();
+    expect([draftA.match_id, draftB.match_id]).toEqual([match!.id, match!.id]);
+
+    const published = await api('POST', '/api/v1/publish', account.token, { generation_id: draftA.id });
+    expect(published.status).toBe(200);
+    const publication = await published.json();
+    const shown = await (await api('GET', `/api/v1/matches/${match!.id}`, account.token)).json();
+    expect(shown).toMatchObject({ status: 'published', publication_id: publication.id });
+    expect((await inbox(account.token))[0]).toMatchObject({ status: 'published', draft: { id: draftA.id }, publication: { id: publication.id } });
+    // 1 the match, 5 each draft, 10 the reply.
+    await expectExactLedger(account, 100 - 1 - 5 - 5 - 10);
+  });
+
   it('a reply to a comment a monitor found is drafted with the comment and its post title, and posted under the comment', async () => {
     const { account, subreddit } = await watching(100);
     clock.advance(5);

@@ -194,7 +194,7 @@ export const webhookExamples: Record<WebhookEventType, Record<string, Example>> 
           code: 'card_declined',
           reason: 'The card was declined (generic_decline): Your card was declined.',
           failures_in_a_row: 1,
-          auto_topup_disabled: false,
+          auto_topup_disabled: true,
         },
       },
     },

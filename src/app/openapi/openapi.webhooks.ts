@@ -4,7 +4,6 @@
  * figures (timeout, retries, batch size) come from the code that sends, so the document cannot drift.
  * `Scrape` and `Match` are the API's own schemas (components.schemas, defined with the endpoints).
  */
-import { FAILURES_BEFORE_OFF } from '../../modules/billing/topup/topup.usecases.ts';
 import { MATCHES_PER_DELIVERY } from '../../modules/monitors/poller/poller.delivery.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../modules/webhooks/webhooks.events.ts';
 import { DELIVERY_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../modules/webhooks/webhooks.usecases.ts';
@@ -182,8 +181,8 @@ export const webhookSchemas: Record<string, unknown> = {
         description: '`authentication_required`: the bank wants the card holder to confirm (3-D Secure); `card_declined`: the bank refused.',
       },
       reason: { type: 'string', description: 'What happened, in words for a person.' },
-      failures_in_a_row: { type: 'integer', minimum: 1, description: 'Failed top-ups in a row, this one included.' },
-      auto_topup_disabled: { type: 'boolean', description: `Whether auto top-up switched itself off: it does after ${FAILURES_BEFORE_OFF} failures in a row.` },
+      failures_in_a_row: { type: 'integer', minimum: 1, description: 'Always 1: a card that failed is never charged again, so no failure follows another (kept for receivers written when a card was tried three times).' },
+      auto_topup_disabled: { type: 'boolean', description: 'Always true: a card that failed is never charged again, so auto top-up switched itself off until a new checkout saves a card that works.' },
     }),
     'An auto top-up could not charge the saved card; nothing was bought. Saving the auto top-up settings again on the Credits page asks for a card that works at a new checkout.',
   ),

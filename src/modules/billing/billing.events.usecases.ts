@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { createBillingRepository } from './billing.repository.ts';
 import { settlePaid, settlePayment } from './billing.settle.usecases.ts';
+import { createTopupRepository } from './topup/topup.repository.ts';
 
 /** The events this service acts on; the rest are answered 200 and ignored (the endpoint may be sent more than these). */
 export const HANDLED_EVENTS = [
@@ -15,7 +16,8 @@ export const HANDLED_EVENTS = [
   'payment_intent.succeeded',
 ] as const satisfies readonly Stripe.Event.Type[];
 
-export type EventOutcome = 'applied' | 'ignored';
+/** `refused`: an event about one of our payments whose facts do not match it (logged by the caller, nothing credited). */
+export type EventOutcome = 'applied' | 'ignored' | 'refused';
 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
 
@@ -74,11 +76,16 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, at: st
       return 'applied';
     }
     case 'payment_intent.succeeded': {
-      // An auto top-up's charge: its payment is named in the metadata it was created with.
+      // An auto top-up's charge: its payment is named in the metadata it was created with. Metadata is
+      // anyone's to write (a PaymentIntent made by hand in the dashboard can name any payment), so the
+      // money must be the payment's own: its amount, its currency, from the customer whose card it saved.
       const intent = event.data.object;
       const paymentId = intent.metadata?.payment_id;
       const payment = paymentId ? await repo.byId(paymentId) : undefined;
       if (!payment || payment.source !== 'topup') return 'ignored';
+      const customer = (await createTopupRepository(db).settings(payment.account_id))?.customer_id ?? null;
+      const matches = intent.amount === Number(payment.amount) && intent.currency === payment.currency && customer !== null && idOf(intent.customer) === customer;
+      if (!matches) return 'refused';
       await transaction(db, (trx) => settlePaid(trx, { paymentId: payment.id }, intent.id, at));
       return 'applied';
     }

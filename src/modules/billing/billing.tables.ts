@@ -54,12 +54,13 @@ export interface StripeDisputesTable {
 /**
  * An account's opt-in auto top-up: when the spendable balance falls below `threshold`, buy the pack of
  * `pack_credits` with the card saved at a Checkout, at most `monthly_max` times a UTC month. `below`
- * marks a crossing already acted on (one attempt per crossing); `failures` counts failed attempts in a
- * row: at 3 it turns itself off and `last_failure` says why.
+ * marks a crossing already acted on (one attempt per crossing). A failed charge switches it off and
+ * drops the card (`failures`, `last_failure` say so): a card that failed is never charged again until
+ * a Checkout replaces it. `awaiting_payment` is the Checkout whose card it waits for (0022).
  */
 export interface AutoTopupsTable {
   account_id: string;
-  /** 1 on, 0 off (never set up, turned off, waiting for a card, or switched off after failures). */
+  /** 1 on, 0 off (never set up, turned off, waiting for a card, or switched off by a failed charge). */
   enabled: Generated<number>;
   threshold: number;
   pack_credits: number;
@@ -69,6 +70,8 @@ export interface AutoTopupsTable {
   below: Generated<number>;
   failures: Generated<number>;
   last_failure: string | null;
+  /** The payment id of the Checkout that is to save the card; null once it did, or once the owner turned auto top-up off. */
+  awaiting_payment: string | null;
   updated_at: string;
 }
 

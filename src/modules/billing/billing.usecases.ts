@@ -43,6 +43,9 @@ const paymentView = (row: NonNullable<Awaited<ReturnType<ReturnType<typeof creat
 
 export type PaymentView = ReturnType<typeof paymentView>;
 
+/** How far a webhook's signature time may be from our clock, either way: Stripe's own default. */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
 /** Buying credits with Stripe: Checkout Sessions for packs, and Stripe's events applied to the ledger. */
 export function createBillingUsecases(deps: BillingDeps) {
   const { db, clock, random, stripe, config, log } = deps;
@@ -125,12 +128,19 @@ export function createBillingUsecases(deps: BillingDeps) {
 
     payments: async (accountId: string, limit = 20): Promise<PaymentView[]> => (await repo.ofAccount(accountId, limit)).map(paymentView),
 
-    /** The event in a webhook delivery, if Stripe signed this very body within the last 5 minutes; else 400. */
+    /**
+     * The event in a webhook delivery, if Stripe signed this very body within 5 minutes of our clock,
+     * either way; else 400. Stripe's library refuses only the old side: a signature dated ahead is
+     * no clock skew Stripe has, and accepting one would let a leaked signed body be replayed later.
+     */
     verify(rawBody: Buffer, signature: string | undefined): Stripe.Event {
       const client = requireStripe();
       if (!signature) throw billingErrors.invalidSignature();
+      const receivedAt = clock().getTime();
+      const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+      if (!(signedAt * 1000 <= receivedAt + SIGNATURE_TOLERANCE_SECONDS * 1000)) throw billingErrors.invalidSignature();
       try {
-        return client.webhooks.constructEvent(rawBody, signature, config.stripe!.webhookSecret);
+        return client.webhooks.constructEvent(rawBody, signature, config.stripe!.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, receivedAt);
       } catch {
         throw billingErrors.invalidSignature();
       }
@@ -163,12 +173,14 @@ export function createBillingUsecases(deps: BillingDeps) {
   /** An event applied to the ledger; a paid Checkout that was to save a card then turns auto top-up on. */
   async function applyEvent(event: Stripe.Event): Promise<EventOutcome> {
     const outcome = await applyStripeEvent(db, event, now());
+    // From the webhook or from reconcile: someone made a payment look like one of ours.
+    if (outcome === 'refused') log.warn({ stripe_event: event.id, type: event.type }, 'a Stripe event does not match the payment it names: nothing credited');
     if (outcome !== 'applied' || (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded')) return outcome;
     const session = event.data.object;
     const payment = session.metadata?.save_card === '1' ? await repo.bySession(session.id) : undefined;
     const paymentIntentId = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
     const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
-    if (payment && paymentIntentId) await autoTopup.saveCard(payment.account_id, { customer, paymentIntentId });
+    if (payment && paymentIntentId) await autoTopup.saveCard(payment.account_id, { paymentId: payment.id, customer, paymentIntentId });
     return outcome;
   }
 

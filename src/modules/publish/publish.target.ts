@@ -1,3 +1,4 @@
+import { remove as withoutLookalikes } from 'confusables';
 import { publishErrors } from './publish.errors.ts';
 import type { PublishBody, PublishFields } from './publish.schemas.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
@@ -54,8 +55,21 @@ export const requestHashOf = (body: PublishBody): string =>
 export const contentHashOf = (t: PublishTarget): string =>
   sha256(JSON.stringify([t.kind, t.target.toLowerCase(), t.title, t.body]));
 
-/** The text alone, whitespace folded (Reddit re-wraps it; case is kept): what the same-text rail compares, wherever it went. */
-export const textHashOf = (t: PublishTarget): string => sha256(t.body.replace(/\s+/g, ' ').trim());
+/**
+ * The text as a reader sees it, wherever it went: what the same-text rail compares. Reddit's spam
+ * filter is not fooled by spelling the same words differently, so neither is the rail: compatibility
+ * forms folded (NFKC: full-width letters, ligatures), invisible format characters dropped (zero-width
+ * space and joiner, soft hyphen, the BOM: Unicode's Cf), look-alike letters and accents taken to their
+ * Latin base (Unicode's confusables, by the `confusables` library), letter case folded first (upper
+ * then lower, so ß is ss, not the b it looks like), and whitespace folded (Reddit re-wraps it).
+ */
+export function sameTextOf(text: string): string {
+  const folded = text.normalize('NFKC').replace(/\p{Cf}/gu, '').toUpperCase().toLowerCase();
+  // A look-alike can stand for a capital (Cyrillic Н for H): lower case once more after the swap.
+  return withoutLookalikes(folded).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export const textHashOf = (t: PublishTarget): string => sha256(sameTextOf(t.body));
 
 /**
  * A reply draft becomes a comment under what it answers (its post, for drafts older than replies to

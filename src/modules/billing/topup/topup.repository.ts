@@ -13,40 +13,52 @@ export const createTopupRepository = (db: Kysely<Tables>) => ({
   settings: (accountId: string) => db.selectFrom('auto_topups').selectAll().where('account_id', '=', accountId).executeTakeFirst(),
 
   /**
-   * Saves the settings; on only when a card is saved and has not failed since, else it waits for the
-   * card of the next Checkout. A new choice starts afresh: no failures, and the next fall is a new crossing.
+   * Saves the settings; on only when a card is saved (a card that failed was dropped when it failed),
+   * else it waits for the card of the next Checkout. A new choice starts afresh: no failures, no
+   * Checkout awaited yet, and the next fall is a new crossing.
    */
   async save(accountId: string, choice: { threshold: number; packCredits: number; monthlyMax: number }, at: string): Promise<void> {
-    const values = { threshold: choice.threshold, pack_credits: choice.packCredits, monthly_max: choice.monthlyMax, failures: 0, last_failure: null, below: 0, updated_at: at };
+    const values = { threshold: choice.threshold, pack_credits: choice.packCredits, monthly_max: choice.monthlyMax, failures: 0, last_failure: null, below: 0, awaiting_payment: null, updated_at: at };
     await db
       .insertInto('auto_topups')
       .values({ account_id: accountId, enabled: 0, ...values })
-      // After a failure the saved card is not trusted again: saving asks for a card at a new Checkout.
       .onConflict((oc) =>
-        oc.column('account_id').doUpdateSet({
-          ...values,
-          payment_method_id: sql`case when auto_topups.last_failure is null then auto_topups.payment_method_id else null end`,
-          enabled: sql`case when auto_topups.payment_method_id is null or auto_topups.last_failure is not null then 0 else 1 end`,
-        }),
+        oc.column('account_id').doUpdateSet({ ...values, enabled: sql`case when auto_topups.payment_method_id is null then 0 else 1 end` }),
       )
       .execute();
+  },
+
+  /** The Checkout (its payment id) whose card auto top-up now waits for; any earlier one no longer counts. */
+  async awaitCard(accountId: string, paymentId: string, at: string): Promise<void> {
+    await db.updateTable('auto_topups').set({ awaiting_payment: paymentId, updated_at: at }).where('account_id', '=', accountId).execute();
   },
 
   async setCustomer(accountId: string, customerId: string, at: string): Promise<void> {
     await db.updateTable('auto_topups').set({ customer_id: customerId, updated_at: at }).where('account_id', '=', accountId).execute();
   },
 
-  /** The card saved at a Checkout: auto top-up is on from now. */
-  async saveCard(accountId: string, card: { customerId: string; paymentMethodId: string }, at: string): Promise<void> {
-    await db
+  /**
+   * The card saved at the awaited Checkout: auto top-up is on from now. Only while the settings still
+   * wait for that very payment, and so only once: a redelivered or reconciled event finds the column
+   * cleared (or naming a later Checkout, or cleared by turning off) and changes nothing.
+   */
+  async saveCard(accountId: string, paymentId: string, card: { customerId: string; paymentMethodId: string }, at: string): Promise<boolean> {
+    const saved = await db
       .updateTable('auto_topups')
-      .set({ customer_id: card.customerId, payment_method_id: card.paymentMethodId, enabled: 1, failures: 0, last_failure: null, updated_at: at })
+      .set({ customer_id: card.customerId, payment_method_id: card.paymentMethodId, enabled: 1, failures: 0, last_failure: null, awaiting_payment: null, updated_at: at })
       .where('account_id', '=', accountId)
-      .execute();
+      .where('awaiting_payment', '=', paymentId)
+      .executeTakeFirst();
+    return Number(saved.numUpdatedRows) === 1;
   },
 
+  /** Off, by its owner: no Checkout is awaited any more, and a failure already seen is no longer news. */
   async turnOff(accountId: string, at: string): Promise<void> {
-    await db.updateTable('auto_topups').set({ enabled: 0, below: 0, updated_at: at }).where('account_id', '=', accountId).execute();
+    await db
+      .updateTable('auto_topups')
+      .set({ enabled: 0, below: 0, awaiting_payment: null, failures: 0, last_failure: null, updated_at: at })
+      .where('account_id', '=', accountId)
+      .execute();
   },
 
   /** Re-arms the crossings that ended: back at or above the threshold (or off), the next fall is a new crossing. */
@@ -108,20 +120,18 @@ export const createTopupRepository = (db: Kysely<Tables>) => ({
       .orderBy('p.created_at')
       .execute(),
 
-  /** One more failure in a row; at `limit` auto top-up turns itself off. Returns the failures in a row and whether it is now off. */
-  async recordFailure(accountId: string, reason: string, limit: number, at: string): Promise<{ failures: number; off: boolean }> {
+  /**
+   * A charge the card refused: auto top-up switches off and the card is dropped, so it is never charged
+   * again until a Checkout saves another. Returns the failures since the settings were last saved.
+   */
+  async recordFailure(accountId: string, reason: string, at: string): Promise<number> {
     const row = await db
       .updateTable('auto_topups')
-      .set({
-        failures: sql`failures + 1`,
-        last_failure: reason,
-        enabled: sql`case when failures + 1 >= ${limit} then 0 else enabled end`,
-        updated_at: at,
-      })
+      .set({ failures: sql`failures + 1`, last_failure: reason, enabled: 0, payment_method_id: null, updated_at: at })
       .where('account_id', '=', accountId)
-      .returning(['failures', 'enabled'])
+      .returning(['failures'])
       .executeTakeFirst();
-    return { failures: Number(row?.failures ?? 0), off: Number(row?.enabled ?? 0) === 0 };
+    return Number(row?.failures ?? 0);
   },
 
   async recordSuccess(accountId: string, at: string): Promise<void> {

@@ -14,8 +14,6 @@ import { createBillingRepository } from '../billing.repository.ts';
 import { settlePaid } from '../billing.settle.usecases.ts';
 import { createTopupRepository } from './topup.repository.ts';
 
-/** Failed top-ups in a row after which auto top-up switches itself off rather than keep trying a card that does not work. */
-export const FAILURES_BEFORE_OFF = 3;
 export const TOPUP_FAILED_EVENT = 'credits.topup_failed' satisfies WebhookEventType;
 
 interface WebhookQueue {
@@ -23,7 +21,7 @@ interface WebhookQueue {
 }
 
 /** Opens a Checkout for a pack; with `saveCard`, one that saves the card for auto top-up (billing.usecases.ts). */
-type OpenCheckout = (accountId: string, credits: number, options: { via: Via; saveCard?: { customerId: string } }) => Promise<{ url: string }>;
+type OpenCheckout = (accountId: string, credits: number, options: { via: Via; saveCard?: { customerId: string } }) => Promise<{ url: string; payment: { id: string } }>;
 
 export interface TopupChoice {
   threshold: number;
@@ -92,9 +90,9 @@ export function createAutoTopups(deps: TopupDeps) {
     const reason = error.code === 'authentication_required'
       ? 'The card needs the holder to confirm the payment (3-D Secure), which cannot happen while nobody is at the checkout page.'
       : `The card was declined${error.decline_code ? ` (${error.decline_code})` : ''}: ${error.message}`;
-    const outcome = await transaction(db, async (trx) => {
+    const failures = await transaction(db, async (trx) => {
       await createBillingRepository(trx).fail(payment.id, reason, at);
-      return createTopupRepository(trx).recordFailure(payment.account_id, reason, FAILURES_BEFORE_OFF, at);
+      return createTopupRepository(trx).recordFailure(payment.account_id, reason, at);
     });
     if (!payment.webhook_url) return;
     await deps.webhooks.enqueue({
@@ -111,8 +109,9 @@ export function createAutoTopups(deps: TopupDeps) {
         currency: payment.currency,
         code: error.code === 'authentication_required' ? 'authentication_required' : 'card_declined',
         reason,
-        failures_in_a_row: outcome.failures,
-        auto_topup_disabled: outcome.off,
+        failures_in_a_row: failures,
+        // Always: a card that failed is never charged again until a Checkout replaces it.
+        auto_topup_disabled: true,
       },
     });
   }
@@ -190,33 +189,34 @@ export function createAutoTopups(deps: TopupDeps) {
         await repo.setCustomer(accountId, customerId, now());
       }
       const checkout = await deps.openCheckout(accountId, choice.packCredits, { via: options.via, saveCard: { customerId } });
+      await repo.awaitCard(accountId, checkout.payment.id, now());
       return { enabled: false, checkoutUrl: checkout.url };
     },
 
     turnOff: (accountId: string) => repo.turnOff(accountId, now()),
 
     /**
-     * After a paid Checkout that was to save the card: reads the card off its PaymentIntent and turns
-     * auto top-up on. Safe to repeat (a duplicate event saves the same card again).
+     * After a paid Checkout that was to save the card: when the settings still wait for this very
+     * payment, reads the card off its PaymentIntent and turns auto top-up on. A replay (Stripe
+     * redelivers for days, reconcile applies again) finds nothing awaited and changes nothing, so it
+     * cannot undo a turn-off, a switch-off after a decline, or a card replaced since.
      */
-    async saveCard(accountId: string, session: { customer: string | null; paymentIntentId: string }): Promise<void> {
+    async saveCard(accountId: string, session: { paymentId: string; customer: string | null; paymentIntentId: string }): Promise<void> {
       if (!stripe || !session.customer) return;
+      if ((await repo.settings(accountId))?.awaiting_payment !== session.paymentId) return;
       const intent = await stripe.paymentIntents.retrieve(session.paymentIntentId);
       const paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
-      if (paymentMethodId) await repo.saveCard(accountId, { customerId: session.customer, paymentMethodId }, now());
+      if (paymentMethodId) await repo.saveCard(accountId, session.paymentId, { customerId: session.customer, paymentMethodId }, now());
     },
 
     /**
-     * What the banner on every dashboard page warns of, in one read: the last failure while auto
-     * top-up is still on, or the failures that switched it off (not when its owner turned it off).
+     * What the banner on every dashboard page warns of, in one read: the failed charge that switched
+     * auto top-up off, until its owner saves the settings again or turns it off.
      */
-    async failure(accountId: string): Promise<{ reason: string; off: boolean; failures: number } | null> {
+    async failure(accountId: string): Promise<{ reason: string } | null> {
       if (!stripe) return null;
       const row = await repo.settings(accountId);
-      if (!row?.last_failure) return null;
-      const off = row.enabled !== 1;
-      if (off && row.failures < FAILURES_BEFORE_OFF) return null;
-      return { reason: row.last_failure, off, failures: row.failures };
+      return row?.last_failure ? { reason: row.last_failure } : null;
     },
 
     /** The settings as the Credits page shows them, with this month's count against the maximum. */

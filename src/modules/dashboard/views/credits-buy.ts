@@ -1,5 +1,4 @@
 import type { BillingUsecases, PaymentView } from '../../billing/billing.usecases.ts';
-import { FAILURES_BEFORE_OFF } from '../../billing/topup/topup.usecases.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, page, when, type Viewer } from './layout.ts';
@@ -75,17 +74,18 @@ function topupState(view: BuyView): Html {
   const lastFailure = topup.lastFailure ? html`<p class="alert alert-error">Last failure: ${topup.lastFailure}</p>` : null;
   if (topup.enabled) {
     return html`<p><strong>On:</strong> when the balance you can spend falls below ${credits(topup.threshold)}, buys
-    ${buys}, at most ${topup.monthlyMax} times a month. ${month}</p>${lastFailure}`;
+    ${buys}, at most ${topup.monthlyMax} times a month. ${month}</p>`;
+  }
+  // A failed charge switched it off and dropped the card: it is never charged again.
+  if (topup.lastFailure) {
+    return html`<p><strong>Off:</strong> the saved card failed, so it switched itself off and will not charge that card again.
+    Save the form to give a card that works at Stripe's checkout page; auto top-up comes back on when that pack is paid.</p>${lastFailure}`;
   }
   if (!topup.cardSaved) {
     return html`<p><strong>Waiting for a card:</strong> auto top-up comes on once the pack is paid for at Stripe's checkout
     page, which saves the card. Save the form again to go back there.</p>`;
   }
-  // Off with a card saved: turned off here, or by itself after failures in a row.
-  const switchedOff = topup.failures >= FAILURES_BEFORE_OFF
-    ? html` It switched itself off after ${topup.failures} failed top-ups in a row; save the form to replace the card and turn it on again.`
-    : html` Save the form to turn it on again.`;
-  return html`<p><strong>Off.</strong>${switchedOff}</p>${lastFailure}`;
+  return html`<p><strong>Off.</strong> Save the form to turn it on again.</p>`;
 }
 
 function topupInput(view: BuyView): TopupInput {
@@ -105,8 +105,6 @@ export function autoTopupSection(view: BuyView): Html | null {
   if (offer.packs.length === 0) return null;
   const input = topupInput(view);
   const live = topup !== null && (topup.enabled || !topup.cardSaved);
-  // A card that failed is not charged again: saving asks for a card at a new checkout (topup.repository.ts save).
-  const cardTrusted = topup?.cardSaved === true && topup.lastFailure === null;
   return html`<section class="card" aria-labelledby="auto-topup">
   <h2 id="auto-topup">Auto top-up</h2>
   <p>When the balance you can spend falls below the threshold, the pack is bought with the card saved at a checkout, once
@@ -130,12 +128,12 @@ export function autoTopupSection(view: BuyView): Html | null {
       )}</select></label>
     <label>At most (top-ups a month)
       <input type="number" name="monthly_max" value="${input.monthlyMax}" min="1" max="100" step="1" inputmode="numeric" required></label>
-    <p class="muted topup-note">${cardTrusted
+    <p class="muted topup-note">${topup?.cardSaved
       ? 'The card saved at your last checkout pays.'
-      : topup?.cardSaved
-        ? "The saved card failed: saving takes you to Stripe's checkout page to buy the chosen pack once with a card that works, which replaces it."
+      : topup?.lastFailure
+        ? "The saved card failed and was dropped: saving takes you to Stripe's checkout page to buy the chosen pack once with a card that works, which is saved instead."
         : "No card is saved yet: saving takes you to Stripe's checkout page to buy the chosen pack once, which saves the card."}</p>
-    <button type="submit">${cardTrusted ? 'Save auto top-up' : topup?.cardSaved ? 'Save and replace the card' : 'Save and add a card'}</button>
+    <button type="submit">${topup?.cardSaved ? 'Save auto top-up' : topup?.lastFailure ? 'Save and replace the card' : 'Save and add a card'}</button>
   </form>
 </section>`;
 }

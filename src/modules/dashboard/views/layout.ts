@@ -6,7 +6,7 @@ export interface Viewer {
   /** Set while the spendable balance is below the account's low-balance threshold: every page says so. */
   lowBalance?: { available: number; threshold: number } | null;
   /** Set while auto top-up's last attempt failed (and it is on, or switched itself off for it): every page says so. */
-  topupFailure?: { reason: string; off: boolean; failures: number } | null;
+  topupFailure?: { reason: string } | null;
 }
 
 type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'inbox' | 'drafts' | 'publications' | 'webhooks' | 'connections';
@@ -54,9 +54,7 @@ const lowBalanceBanner = (low: Viewer['lowBalance']) =>
 
 const topupFailureBanner = (failure: Viewer['topupFailure']) =>
   failure
-    ? html`<p class="alert alert-warn topup-failed" role="status">Auto top-up failed: ${failure.reason}${failure.off
-        ? ` It switched itself off after ${failure.failures} failed top-ups in a row.`
-        : null} <a href="/dashboard/credits#auto-topup">Credits</a></p>`
+    ? html`<p class="alert alert-warn topup-failed" role="status">Auto top-up failed and switched itself off: ${failure.reason} <a href="/dashboard/credits#auto-topup">Credits</a></p>`
     : null;
 
 /** `refreshSeconds` reloads the page that often (a meta refresh: no script, so the CSP allows it). */

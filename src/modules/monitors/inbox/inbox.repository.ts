@@ -41,12 +41,19 @@ export function createInboxRepository(db: Kysely<Tables>) {
         .execute();
     },
 
-    /** The match whose draft went out: `published`, with the publication. */
+    /**
+     * The match a draft was made for, once that draft went out: `published`, with the publication and
+     * that draft. Found by the draft's own `match_id`, not by the match's newest draft: an earlier
+     * draft published after a later one was made answers the match just the same.
+     */
     async published(draftId: string, publicationId: string, at: string): Promise<void> {
       await db
         .updateTable('monitor_matches')
-        .set({ publication_id: publicationId, status: 'published', status_at: at })
-        .where('draft_id', '=', draftId)
+        .set({ publication_id: publicationId, draft_id: draftId, status: 'published', status_at: at })
+        .where((eb) => eb.or([
+          eb('id', '=', eb.selectFrom('generations').select('generations.match_id').where('generations.id', '=', draftId)),
+          eb('draft_id', '=', draftId),
+        ]))
         .execute();
     },
 
