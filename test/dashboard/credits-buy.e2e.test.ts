@@ -100,6 +100,26 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
     await expect.poll(async () => (await app.services.billing.autoTopup.settings(accountId))?.enabled, { timeout: 10_000 }).toBe(true);
   }
 
+  /** The saved card starts to decline, and a scrape takes the balance below the threshold: the top-up fails and switches auto top-up off. */
+  async function declinedAtNextCrossing(accountId: string) {
+    const card = (await app.services.db.selectFrom('auto_topups').select('payment_method_id').where('account_id', '=', accountId).executeTakeFirstOrThrow()).payment_method_id!;
+    stripe.savedCardBehaviour(card, 'declined');
+    const { token } = await app.services.keys.createKey(accountId, "after the card's decline");
+    const { balance } = await app.services.credits.standing(accountId);
+    for (let spent = 0; balance - spent >= 30; spent += 100) await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/node'], keywords: ['node'] } });
+    await expect.poll(async () => (await app.services.billing.autoTopup.settings(accountId))?.lastFailure ?? null, { timeout: 15_000 }).not.toBeNull();
+  }
+
+  /** The Credits page after a declined card: off, why, and a banner; then back on with a new card. */
+  async function lookAtFailure(page: Page, accountId: string, width: number) {
+    await declinedAtNextCrossing(accountId);
+    await page.goto(`${app.url}/dashboard/credits`);
+    expect(await page.locator('.topup-failed').textContent()).toContain('Auto top-up failed and switched itself off');
+    expect(await page.locator('#auto-topup').locator('..').textContent()).toContain('will not charge that card again');
+    expect(await page.getByRole('button', { name: 'Save and replace the card' }).count()).toBe(1);
+    await look(page, 'auto-topup-failed', width);
+  }
+
   it('auto top-up: saving it goes to Stripe to buy the pack and save the card; scrapes that cross the threshold fire exactly one top-up', async () => {
     const { page, accountId, problems, close } = await signedIn(1280, 900);
     try {
@@ -126,6 +146,7 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
       expect(await page.getByRole('row').filter({ hasText: 'Auto top-up for 5.00 USD' }).count()).toBe(1);
       expect(await page.locator('#auto-topup').locator('..').textContent()).toMatch(/On: when the balance you can spend falls below 30 credits[\s\S]*This month: 1 of 2 top-ups/);
       await look(page, 'auto-topup', 1280);
+      await lookAtFailure(page, accountId, 1280);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -139,6 +160,7 @@ describe.skipIf(!hasChromium)('buying credits through Stripe Checkout, and auto 
       await page.goto(`${app.url}/dashboard/credits`);
       expect(await page.getByText('Turn off auto top-up').count()).toBe(1);
       await look(page, 'auto-topup', 390);
+      await lookAtFailure(page, accountId, 390);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -104,7 +104,8 @@ export function autoTopupSection(view: BuyView): Html | null {
   const { topup, offer } = view;
   if (offer.packs.length === 0) return null;
   const input = topupInput(view);
-  const live = topup !== null && (topup.enabled || !topup.cardSaved);
+  // On, or waiting for a Checkout: something to turn off. Off after a failed card is off already.
+  const live = topup !== null && (topup.enabled || (!topup.cardSaved && topup.lastFailure === null));
   return html`<section class="card" aria-labelledby="auto-topup">
   <h2 id="auto-topup">Auto top-up</h2>
   <p>When the balance you can spend falls below the threshold, the pack is bought with the card saved at a checkout, once
