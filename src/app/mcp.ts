@@ -15,6 +15,7 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
     generate: services.generate,
     publish: services.publish,
     credits: services.credits,
+    idempotency: services.idempotency,
     rateLimit: services.rateLimit,
     billing: services.billing,
     prices: services.config.prices,

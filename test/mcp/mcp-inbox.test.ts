@@ -81,6 +81,18 @@ describe.each(engines)('the inbox tools of the MCP server on %s', (engine) => {
     expect(await account.balance()).toBe(20 - PRICES.generate);
   });
 
+  it('draft_reply retried with the same idempotency_key answers with the first draft and charges once', async () => {
+    const { account, client } = await withMatches(20, 1);
+    const [match] = await entries(client);
+    const args = { match_id: match!.id, instructions: 'Be brief.', idempotency_key: `draft-${match!.id}` };
+    const first = await callTool(client, 'draft_reply', args);
+    expect(first.isError, textOf(first)).toBeFalsy();
+    expect(await callTool(client, 'draft_reply', args)).toEqual(first);
+    const other = await callTool(client, 'draft_reply', { ...args, instructions: 'Be long.' });
+    expect(other.structuredContent).toMatchObject({ status: 422, code: 'idempotency.key_reused' });
+    expect(await account.balance()).toBe(20 - PRICES.generate);
+  });
+
   it('a draft from draft_reply is posted only by publish with confirm: true, under the matched comment, and the match becomes published', async () => {
     const { account, client } = await withMatches(30, 2);
     const comment = (await entries(client)).find((m) => m.reddit_id.startsWith('t1_'))!;

@@ -131,6 +131,32 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     }
   });
 
+  it('a billable tool retried with the same idempotency_key answers with its first outcome and charges once; other arguments under the key are refused', async () => {
+    const { account, client } = await connected(100);
+    const comments = app.reddit.user.comments.length;
+    // Each call, and the same call with one argument changed.
+    const calls: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['search_reddit', { subreddits: ['r/node'], keywords: ['postgres'] }, { keywords: ['mysql'] }],
+      ['generate_draft', { type: 'reply', reply_to: 't3_mcp1', instructions: 'Suggest Kysely' }, { instructions: 'Suggest Drizzle' }],
+      ['publish', { type: 'comment', parent: 't3_mcp1', body: 'Kysely keeps your SQL typed.', confirm: true }, { body: 'Other words.' }],
+    ];
+    for (const [name, args, changed] of calls) {
+      const key = `retry-${name}-${account.accountId}`;
+      const first = await callTool(client, name, { ...args, idempotency_key: key });
+      expect(first.isError, textOf(first)).toBeFalsy();
+      const before = await account.balance();
+      const again = await callTool(client, name, { ...args, idempotency_key: key });
+      expect(again.structuredContent, name).toEqual(first.structuredContent);
+      expect(await account.balance(), name).toBe(before);
+      const other = await callTool(client, name, { ...args, ...changed, idempotency_key: key });
+      expect(other.isError, name).toBe(true);
+      expect(other.structuredContent, name).toMatchObject({ status: 422, code: name === 'publish' ? 'publish.idempotency_mismatch' : 'idempotency.key_reused' });
+    }
+    expect(app.reddit.user.comments.length).toBe(comments + 1);
+    // One scrape pair, one draft, one reply: each once.
+    expect(await account.balance()).toBe(100 - 1 - PRICES.generate - PRICES.publish);
+  });
+
   it('an unknown tool is a protocol error naming the way to the tools', async () => {
     const { client } = await connected(0);
     await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/No tool is named "delete_everything"; tools\/list names them/);

@@ -3,6 +3,7 @@ import { generateBodySchema } from '../generate/generate.schemas.ts';
 import { inboxQuerySchema, type InboxQuery } from '../monitors/inbox/inbox.schemas.ts';
 import type { MatchStatus } from '../monitors/monitors.tables.ts';
 import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
+import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
 import { verdictOf } from './mcp.tools-monitors.ts';
@@ -10,7 +11,7 @@ import { draftAnswer } from './mcp.tools-writing.ts';
 
 type InboxPage = Awaited<ReturnType<ToolDeps['inbox']['list']>>;
 type InboxItem = InboxPage['data'][number];
-type DraftReplyArgs = { match_id: string; instructions?: string };
+type DraftReplyArgs = { match_id: string; instructions?: string; idempotency_key?: string };
 
 /** POST /generate's reply shape, whose `instructions` draft_reply takes as they are: the same rule, written once. */
 const replyShape = (generateBodySchema as unknown as { oneOf: (TObject & { title?: string })[] }).oneOf.find((shape) => shape.title === 'GenerateReply')!;
@@ -24,6 +25,7 @@ const draftReplySchema = Type.Object(
       description: 'The match to answer: an id from list_inbox or get_monitor_matches',
     }),
     instructions: Type.Optional(replyShape.properties.instructions as TSchema),
+    idempotency_key: idempotencyKeyArgument,
   },
   { additionalProperties: false },
 );
@@ -48,7 +50,7 @@ function inboxAnswer(page: InboxPage): ToolAnswer {
 }
 
 /** The inbox (GET /api/v1/inbox) and a reply drafted from a match: the loop from a match to a reply, up to the person's approval. */
-export const inboxTools = ({ inbox, prices }: ToolDeps) => [
+export const inboxTools = ({ inbox, generate, idempotency, prices }: ToolDeps) => [
   tool<InboxQuery>({
     name: 'list_inbox',
     title: 'List the inbox',
@@ -82,10 +84,14 @@ export const inboxTools = ({ inbox, prices }: ToolDeps) => [
       "a reply to a comment goes under that comment. Optional instructions say what to write; the account's voice applies. " +
       `Costs ${credits(prices.generate)}, refunded if the model fails. The match becomes drafted. Side effects: spends credits; ` +
       'never posts anything. Publishing the draft is a separate step: show its text to a person, and only after they approve it ' +
-      'call publish with generation_id and confirm: true.',
+      'call publish with generation_id and confirm: true. Retrying after a lost answer? Send the same idempotency_key: the same draft, never charged twice.',
     scope: 'generate',
     schema: argumentsOf(draftReplySchema),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (caller, args) => draftAnswer(await inbox.draftReply(caller, args.match_id, args.instructions)),
+    run: (caller, args) =>
+      onceFor(idempotency, caller, 'draft_reply', args, {
+        run: async (claim) => ({ answer: draftAnswer(await inbox.draftReply(caller, args.match_id, args.instructions, claim)), final: true }),
+        rebuild: async (id) => draftAnswer(await generate.get(caller.accountId, id)),
+      }),
   }),
 ];

@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import type { Prices } from '../../shared/config/config.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
+import type { IdempotencyUsecases } from '../idempotency/idempotency.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
 import type { Scope } from '../keys/keys.scopes.ts';
 import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
@@ -22,6 +23,8 @@ export interface ToolDeps {
   generate: GenerateUsecases;
   publish: PublishUsecases;
   credits: CreditsUsecases;
+  /** The API's Idempotency-Keys, for the billable tools' `idempotency_key` (mcp.tools-once.ts). */
+  idempotency: IdempotencyUsecases;
   prices: Prices;
   /** How long search_reddit waits for a scrape before answering with its id, as POST /scrape does. */
   scrapeWaitMs: number;

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { ScrapeBody } from '../scrape/scrape.schemas.ts';
 import { scrapeBodySchema, scrapeParamsSchema } from '../scrape/scrape.schemas.ts';
 import { excerpt, fittingSlice, MAX_RESULT_CHARS, type ToolAnswer } from './mcp.results.ts';
+import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { chargeLine, credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
@@ -43,8 +44,8 @@ const resultsOffset = Type.Optional(
   Type.Integer({ minimum: 0, maximum: 10_000, description: 'The first result to return, counted from 0 (results_page.next_offset of the previous answer)' }),
 );
 
-export const scrapeTools = ({ scrape, prices, scrapeWaitMs }: ToolDeps) => [
-  tool<ScrapeBody>({
+export const scrapeTools = ({ scrape, idempotency, prices, scrapeWaitMs }: ToolDeps) => [
+  tool<ScrapeBody & { idempotency_key?: string }>({
     name: 'search_reddit',
     title: 'Search Reddit',
     description:
@@ -52,14 +53,18 @@ export const scrapeTools = ({ scrape, prices, scrapeWaitMs }: ToolDeps) => [
       'per subreddit × keyword pair, held when it starts and charged when it completes; pairs of unavailable subreddits are refunded, ' +
       `and a Reddit outage refunds everything. Waits up to ${Math.round(scrapeWaitMs / 1000)} s: returns the results, or the scrape id to poll with get_scrape. ` +
       'Side effects: spends credits; reads Reddit; with webhook_url, POSTs the outcome there. Up to 500 results; long answers are ' +
-      'split (results_page.next_offset → get_scrape).',
+      'split (results_page.next_offset → get_scrape). Retrying after a lost answer? Send the same idempotency_key: never charged twice.',
     scope: 'scrape',
-    schema: argumentsOf(scrapeBodySchema),
+    schema: argumentsOf(scrapeBodySchema, { idempotency_key: idempotencyKeyArgument }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (caller, args) => {
-      const { scrape: view } = await scrape.submit(caller, args, { respondAsync: false, idempotency: null });
-      return scrapeAnswer(view as ScrapeView, 0);
-    },
+    run: (caller, { idempotency_key, ...body }) =>
+      onceFor(idempotency, caller, 'search_reddit', { idempotency_key, ...body }, {
+        run: async (claim) => {
+          const { scrape: view } = await scrape.submit(caller, body, { respondAsync: false, idempotency: claim });
+          return { answer: scrapeAnswer(view as ScrapeView, 0), final: view.status === 'completed' || view.status === 'failed' };
+        },
+        rebuild: async (id) => scrapeAnswer(await scrape.get(caller.accountId, id), 0),
+      }),
   }),
   tool<{ id: string; results_offset?: number }>({
     name: 'get_scrape',

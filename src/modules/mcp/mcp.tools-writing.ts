@@ -1,8 +1,10 @@
 import Type from 'typebox';
 import { generateBodySchema, type GenerateBody } from '../generate/generate.schemas.ts';
 import type { GenerationView } from '../generate/generate.view.ts';
+import { parseIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
 import { publishBodySchema, type PublishBody } from '../publish/publish.schemas.ts';
 import { excerpt, type ToolAnswer } from './mcp.results.ts';
+import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { chargeLine, credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
@@ -12,7 +14,7 @@ const confirm = Type.Optional(
   }),
 );
 
-type PublishArgs = PublishBody & { confirm?: boolean };
+type PublishArgs = PublishBody & { confirm?: boolean; idempotency_key?: string };
 
 /** A new draft for the model: where it would go, what it cost, its text, and that posting it is a separate, confirmed step. */
 export function draftAnswer(draft: GenerationView): ToolAnswer {
@@ -27,19 +29,24 @@ export function draftAnswer(draft: GenerationView): ToolAnswer {
   return { summary: summary.join('\n'), data: draft };
 }
 
-export const writingTools = ({ generate, publish, prices }: ToolDeps) => [
-  tool<GenerateBody>({
+export const writingTools = ({ generate, publish, idempotency, prices }: ToolDeps) => [
+  tool<GenerateBody & { idempotency_key?: string }>({
     name: 'generate_draft',
     title: 'Write a draft',
     description:
       'Writes a draft with a language model: a reply (type "reply", reply_to: a t3_ post, a t1_ comment, or a monitor match id mat_…; ' +
       'a reply to a comment goes under that comment) or a new self post (type "post", subreddit). A match or a scrape result of this ' +
       `account is the context as stored; anything else is read from Reddit. Costs ${credits(prices.generate)}, refunded if the model ` +
-      'fails. Side effects: spends credits; posts nothing — publish the draft with publish (generation_id), after a person has read it.',
+      'fails. Side effects: spends credits; posts nothing — publish the draft with publish (generation_id), after a person has read it. ' +
+      'Retrying after a lost answer? Send the same idempotency_key: the same draft, never charged twice.',
     scope: 'generate',
-    schema: argumentsOf(generateBodySchema),
+    schema: argumentsOf(generateBodySchema, { idempotency_key: idempotencyKeyArgument }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (caller, args) => draftAnswer(await generate.generate(caller, args, null)),
+    run: (caller, { idempotency_key, ...body }) =>
+      onceFor(idempotency, caller, 'generate_draft', { idempotency_key, ...body }, {
+        run: async (claim) => ({ answer: draftAnswer(await generate.generate(caller, body as GenerateBody, claim)), final: true }),
+        rebuild: async (id) => draftAnswer(await generate.get(caller.accountId, id)),
+      }),
   }),
   tool<PublishArgs>({
     name: 'publish',
@@ -51,11 +58,12 @@ export const writingTools = ({ generate, publish, prices }: ToolDeps) => [
       'a second reply in one thread (unless allow_second_reply), and more publications per subreddit or per hour than the operator allows. ' +
       'Never implicit: without confirm: true it posts nothing, charges nothing, and answers with exactly what would be posted, ' +
       'where, as whom, and the price — show that to a person and call again with confirm: true only when they approve. ' +
-      'Side effects (with confirm): a public post or comment on Reddit under the account\'s name; spends credits.',
+      'Side effects (with confirm): a public post or comment on Reddit under the account\'s name; spends credits. ' +
+      'Retrying a confirmed call after a lost answer? Send the same idempotency_key: the first outcome, never a second post or charge.',
     scope: 'publish',
-    schema: argumentsOf(publishBodySchema, { confirm }),
+    schema: argumentsOf(publishBodySchema, { confirm, idempotency_key: idempotencyKeyArgument }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (caller, { confirm: confirmed, ...body }) => {
+    run: async (caller, { confirm: confirmed, idempotency_key, ...body }) => {
       if (confirmed !== true) {
         const preview = await publish.preview(caller, body as PublishBody);
         const place = preview.type === 'comment' ? `a comment under ${preview.target}` : `a self post in ${preview.target}, titled "${preview.title}"`;
@@ -67,7 +75,8 @@ export const writingTools = ({ generate, publish, prices }: ToolDeps) => [
         ];
         return { summary: summary.join('\n'), data: { confirmed: false, would_publish: preview } };
       }
-      const { publication } = await publish.publish(caller, body as PublishBody);
+      // Publish keeps its keys on the publication itself, as POST /publish does: the same semantics.
+      const { publication } = await publish.publish(caller, body as PublishBody, idempotency_key === undefined ? undefined : (parseIdempotencyKey(idempotency_key) ?? undefined));
       const where = publication.reddit ? ` at ${publication.reddit.permalink}` : '';
       return { summary: `Publication ${publication.id} is ${publication.status}${where}. ${chargeLine(publication)}`, data: publication };
     },

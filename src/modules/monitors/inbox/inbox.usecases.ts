@@ -11,6 +11,7 @@ import { decodeCursor, toPage } from '../../../shared/http/pagination.ts';
 import { invalidFields, rules } from '../../../shared/http/validation-messages.ts';
 import type { StoredItem } from '../../generate/generate.context.usecases.ts';
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
+import type { IdempotencyClaim } from '../../idempotency/idempotency.usecases.ts';
 import type { MatchStatus, MonitorMatchRow } from '../monitors.tables.ts';
 import { toMatchView } from '../monitors.view.ts';
 import { inboxErrors } from './inbox.errors.ts';
@@ -99,12 +100,12 @@ export function createInboxUsecases(deps: { db: Database; clock: () => Date; gen
      * A reply draft from the match as stored (no Reddit request), charged PRICE_GENERATE like any draft. The
      * instructions come from a form or a tool, not the API's schema: their limit is checked here, before any charge.
      */
-    draftReply(caller: Payer, matchId: string, instructions?: string) {
+    draftReply(caller: Payer, matchId: string, instructions?: string, idempotency: IdempotencyClaim | null = null) {
       const text = instructions?.trim() ?? '';
       if ([...text].length > MAX_DRAFT_INSTRUCTIONS) {
         throw invalidFields('The draft', [{ path: '/instructions', message: rules.length(1, MAX_DRAFT_INSTRUCTIONS) }]);
       }
-      return generate.generate(caller, { type: 'reply', reply_to: matchId, ...(text ? { instructions: text } : {}) });
+      return generate.generate(caller, { type: 'reply', reply_to: matchId, ...(text ? { instructions: text } : {}) }, idempotency);
     },
   };
 }
