@@ -50,6 +50,9 @@ export const refundOf = (charge: { charged: number }) => charge.charged;
 /** Whether a spendable balance pays for one delivered match (while matches are free, always). */
 export const canPayMatch = (prices: Prices, balance: number) => balance >= prices.monitorMatch;
 
+/** Whether a spendable balance pays for one draft (a monitor's draft_replies drafts only what it can pay for). */
+export const canPayDraft = (prices: Prices, balance: number) => balance >= prices.generate;
+
 /**
  * The credits a payment's refunds and disputes take back, in all: every credit while a dispute holds
  * the money (funds withdrawn, not reinstated), else the refunded share of the pack, rounded down so a

@@ -7,7 +7,7 @@
  * belongs to, so a crash between storing and sending sends the same delivery later, never a second.
  */
 import type { Prices } from '../../../shared/config/config.ts';
-import { chargeFor, matchCost } from '../../credits/credits.prices.ts';
+import { canPayDraft, chargeFor, matchCost } from '../../credits/credits.prices.ts';
 import { creditsIn } from '../../credits/credits.usecases.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { idOf, newId } from '../../../shared/crypto/ids.ts';
@@ -129,7 +129,7 @@ export function createMatchDelivery(deps: {
           counts.delivered++;
           room--;
           // A draft only when the account can pay for it too; the match is delivered either way.
-          if (Number(monitor.draft_replies) === 1 && balance >= prices.generate) {
+          if (Number(monitor.draft_replies) === 1 && canPayDraft(prices, balance)) {
             const payer = { accountId: monitor.account_id, keyId: null, via: monitor.via };
             const stored = { type: item.type, reddit_id: item.id, subreddit: `r/${item.subreddit}`, title: item.title, body: item.body, author: item.author, permalink: item.permalink, match_id: id };
             const draft = await deps.drafts.prepareForMatch(trx, payer, stored, monitor.draft_instructions);
