@@ -17,9 +17,9 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-/** A POST to /mcp with exactly these headers (fetch would not send another Host). */
+/** A POST to /mcp with exactly these headers (fetch would not send another Host); a string body is sent as it is. */
 function post(url: string, headers: Record<string, string>, body: unknown = INITIALIZE) {
-  const text = JSON.stringify(body);
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
     const req = httpRequest(
       new URL('/mcp', url),
@@ -120,6 +120,42 @@ describe.each(engines)('/mcp keys, hosts and instances on %s', (engine) => {
     expect(textOf(outcomes[5]!)).toMatch(/more than 5 requests this minute.*\(code rate_limit\.exceeded\)$/);
     expect(await ledgerSum(app.services.db, accountId)).toBe(10);
     await client.close();
+  });
+
+  it('tools/list counts against the rate limit like a tool call: past it, a JSON-RPC error in our words', async () => {
+    const { token } = await app.accountWithKey(0);
+    // Raw requests: the SDK's client keeps the list for the hour the server allows, and would not ask again.
+    const list = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} };
+    const headers = { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' };
+    // The answer comes as one server-sent event: its data line is the JSON-RPC message.
+    const rpc = async () => JSON.parse(/^data: (.*)$/m.exec((await post(app.url, headers, list)).body)![1]!);
+    for (let i = 0; i < 5; i++) expect((await rpc()).result.tools).toHaveLength(12);
+    const refused = await rpc();
+    expect(refused.error.message).toMatch(/more than 5 requests this minute.*\(code rate_limit\.exceeded\)$/);
+  });
+
+  it('arguments nested thousands of levels deep are a 422 problem in words, logged, before the protocol library parses them', async () => {
+    const { token } = await app.accountWithKey(0);
+    // Written out: about 10 KB of brackets, more than JSON.stringify in a test worker can recurse through.
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_balance","arguments":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}}`;
+    const logged = await serverWithLogs(app);
+    try {
+      const answer = await post(logged.url, { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' }, call);
+      expect(answer.status).toBe(422);
+      expect(answer.headers['content-type']).toContain('application/problem+json');
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'mcp.too_deep', detail: expect.stringMatching(/nested more than 32 levels/) });
+      expect(logged.lines.some((line) => JSON.stringify(line).includes('mcp.too_deep'))).toBe(true);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it('a body of 5 MB is answered 413 before the connection closes', async () => {
+    const { token } = await app.accountWithKey(0);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_balance', arguments: { padding: 'x'.repeat(5 * 1024 * 1024) } } };
+    const answer = await post(app.url, { authorization: `Bearer ${token}` }, call);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 413 });
   });
 
   it("a key's monthly credit limit applies: a tool error with the 402 detail, the ledger unchanged", async () => {

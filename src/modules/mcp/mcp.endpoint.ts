@@ -82,7 +82,14 @@ export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecase
     ({ authInfo }) => {
       const context = (authInfo as AuthInfo & { extra: McpCallContext }).extra;
       const server = new Server({ name: 'subpilot', version: deps.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
-      server.setRequestHandler('tools/list', async () => ({ tools: listed }));
+      // Counted like a tool call: a client that lists in a loop spends the same budget.
+      server.setRequestHandler('tools/list', async () => {
+        await countCall(deps.rateLimit, context.caller.keyId, context.caller.accountId).catch((error: unknown) => {
+          const { appError } = toolError(error);
+          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${appError.message} (code ${appError.code})`);
+        });
+        return { tools: listed };
+      });
       server.setRequestHandler('tools/call', async (request) => call(context, request.params.name, request.params.arguments));
       return server;
     },

@@ -1,6 +1,13 @@
 import { AppError } from '../../shared/errors.ts';
 
 export const mcpErrors = {
+  /** A body whose JSON nests deeper than any tool's arguments do: the protocol library would recurse through it. */
+  tooDeep: (max: number) =>
+    new AppError({
+      code: 'mcp.too_deep',
+      status: 422,
+      message: `The request's JSON is nested more than ${max} levels deep; no tool's arguments come near that. Send the arguments as the tool's schema describes them.`,
+    }),
   /** A Host this server was not configured to answer for: a page rebinding its own name to us (DNS rebinding), or a missing PUBLIC_URL. */
   hostNotAllowed: () =>
     new AppError({

@@ -10,6 +10,29 @@ import type { McpCallContext } from './mcp.endpoint.ts';
 
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '']);
 
+/** Deeper than any tool's arguments (a publish body is 3 levels) by far; past it the SDK's validation recursed until the stack ran out (a 500). */
+const MAX_NESTING = 32;
+
+/** How deeply `value` nests arrays and objects, counted without recursion, stopping once past `limit`. */
+function nestingOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0 && deepest <= limit) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Refuses a body nested past MAX_NESTING with a problem in words, and logs it: it is either a broken client or an attack. */
+const limitNesting = async (request: FastifyRequest) => {
+  if (nestingOf(request.body, MAX_NESTING) <= MAX_NESTING) return;
+  request.log.warn({ code: 'mcp.too_deep', key_prefix: callerOf(request).keyPrefix }, 'mcp request refused: JSON nested too deeply');
+  throw mcpErrors.tooDeep(MAX_NESTING);
+};
+
 /**
  * The host names /mcp answers for (DNS rebinding: a page that points its own name at this server
  * sends that name as Host): PUBLIC_URL's, the bound HOST unless it binds every address, and the
@@ -43,6 +66,7 @@ export async function mcpRoutes(
   app.addHook('onRequest', guardHosts(options.allowedHosts));
   app.addHook('onRequest', authenticateRequest(options.keys, options.authFailures));
   app.addHook('preValidation', requireBody);
+  app.addHook('preValidation', limitNesting);
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
