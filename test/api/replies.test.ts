@@ -104,8 +104,9 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
     expect(infoRequests()).toBe(reads);
     const prompt = app.llm.requests.at(-1)!.body.messages;
     expect(prompt[0]!.content).toContain('a reply to a Reddit comment');
-    expect(prompt.at(-1)!.content).toContain('Comment by u/river_fan, which you reply to:\nI want to see an otter this weekend');
-    expect(prompt.at(-1)!.content).toContain('Post title: Weekend plans');
+    // The thread is one line of JSON, data for the model (generate.prompt.ts).
+    expect(prompt.at(-1)!.content).toContain('"comment_author":"u/river_fan","comment_body":"I want to see an otter this weekend');
+    expect(prompt.at(-1)!.content).toContain('"post_title":"Weekend plans"');
 
     expect((await api('POST', '/api/v1/publish', account.token, { generation_id: draft.id })).status).toBe(200);
     expect(app.reddit.user.comments.at(-1)).toMatchObject({ thing_id: `t1_${comment.id}`, text: draft.body });
@@ -123,7 +124,7 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
     const draft = await (await api('POST', '/api/v1/generate', account.token, { type: 'reply', reply_to: `t1_${comment.id}` })).json();
     expect(draft).toMatchObject({ status: 'completed', reply_to: `t1_${comment.id}`, post_id: `t3_${parent.id}`, match_id: null });
     expect(infoRequests()).toBe(reads + 2);
-    expect(app.llm.requests.at(-1)!.body.messages.at(-1)!.content).toContain('Post title: Kayak routes on the Thames');
+    expect(app.llm.requests.at(-1)!.body.messages.at(-1)!.content).toContain('"post_title":"Kayak routes on the Thames"');
     await expectExactLedger(account, 15);
   });
 

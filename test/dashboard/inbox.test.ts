@@ -70,7 +70,7 @@ describe.each(engines)('the dashboard’s Inbox on %s', (engine) => {
     const match = await item(account, found.comment.matchId);
     expect(match).toMatchObject({ status: 'drafted', draft: { status: 'completed', edited_at: null } });
     const prompt = inboxApp.app.llm.requests.at(-1)!.body.messages.at(-1)!.content;
-    expect(prompt).toContain(`Comment by u/curious_dev, which you reply to:\n${found.comment.body}`);
+    expect(prompt).toContain(`"comment_author":"u/curious_dev","comment_body":${JSON.stringify(found.comment.body)}`);
     expect(prompt).toContain('Instructions: Mention the migration guide.');
 
     // The "New" tab no longer holds it: the entry is shown above the list, with the draft in its text box.
