@@ -190,7 +190,7 @@ describe.each(engines)('recovery of interrupted generations and publications on 
         .insertInto('publications')
         .values({
           id, account_id: account.accountId, key_id: null, status: 'running', kind: 'comment', target: 't3_old', title: null, body: 'Sent before holds.',
-          generation_id: null, content_hash: 'c', idempotency_key: null, request_hash: 'r', reddit_id: null, permalink: null, price: PRICES.publish,
+          generation_id: null, idempotency_key: null, request_hash: 'r', reddit_id: null, permalink: null, price: PRICES.publish,
           charged: PRICES.publish, error: null, lease_expires_at: new Date(nowMs + 70_000).toISOString(), created_at: at, completed_at: null,
           author: account.username, recovery_checks: 0, via: 'api', subreddit: null, thread_id: null, text_hash: null,
         })

@@ -71,6 +71,13 @@ describe.each(engines)('POST /api/v1/publish on %s', (engine) => {
     await ledgerMatches(account);
   });
 
+  it('a publication keeps no content_hash: the same-text rail reads text_hash, and nothing read the other', async () => {
+    const tables = await app.services.db.introspection.getTables();
+    const columns = tables.find((table) => table.name === 'publications')!.columns.map((column) => column.name);
+    expect(columns).toContain('text_hash');
+    expect(columns).not.toContain('content_hash');
+  });
+
   it('a self post goes to /api/submit with kind=self, the title and the text', async () => {
     const account = await app.connectedAccount(20);
     const response = await publish(account, { type: 'post', subreddit: 'r/node', title: 'Kysely tips', body: 'Use it.' });

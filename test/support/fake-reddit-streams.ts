@@ -265,9 +265,12 @@ export function createRateWindow(fake: {
 }
 
 /**
- * The children of `/api/info?id=…`: the posts (t3) and comments (t1) it knows, unknown ids left out. A
- * comment here has no link_title (only listings under a subreddit or a user carry it), so the service
- * must read the post by its link_id for the title rather than trust it is there.
+ * The children of `/api/info?id=…`: the posts (t3) and comments (t1) it knows, unknown ids left out
+ * (reddit-2026.md: Reddit's API docs for `GET /api/info`, and PRAW's recorded
+ * `TestReddit.test_info.json`). A comment here has no link_title: an ASSUMPTION, the inconvenient
+ * case, not a recorded answer (the cassettes found hold t3 children only; listings under a
+ * subreddit or a user do carry link_title). Built this way, the service must read the post by its
+ * link_id for the title rather than trust it is there, which is right whichever way Reddit answers.
  */
 export function infoChildren(ids: string[], posts: FakePost[], comments: FakeComment[]): Json[] {
   const found = posts.filter((p) => ids.includes(`t3_${p.id}`)).map((p) => ({ kind: 't3', data: postThing(p) }));

@@ -1,9 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
-import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')]);
 

@@ -11,7 +11,6 @@ export interface PublicationsTable {
   title: string | null;
   body: string;
   generation_id: string | null;
-  content_hash: string;
   idempotency_key: string | null;
   request_hash: string;
   reddit_id: string | null;

@@ -49,13 +49,6 @@ export const requestHashOf = (body: PublishBody): string =>
   sha256(JSON.stringify(['type', 'parent', 'subreddit', 'title', 'body', 'generation_id'].map((k) => (body as PublishFields)[k as keyof PublishFields] ?? null)));
 
 /**
- * The same text to the same place, stored as `content_hash`: the column is required of every row. The
- * rails no longer read it (the same-text rail compares `text_hash`, wherever the text went).
- */
-export const contentHashOf = (t: PublishTarget): string =>
-  sha256(JSON.stringify([t.kind, t.target.toLowerCase(), t.title, t.body]));
-
-/**
  * The text as a reader sees it, wherever it went: what the same-text rail compares. Reddit's spam
  * filter is not fooled by spelling the same words differently, so neither is the rail: compatibility
  * forms folded (NFKC: full-width letters, ligatures), invisible format characters dropped (zero-width

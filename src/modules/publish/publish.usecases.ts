@@ -19,7 +19,7 @@ import { createPublishRecovery, settlePublication } from './publish.recovery.ts'
 import { createPublicationsRepository, isUniqueViolation, type PublicationRow } from './publish.repository.ts';
 import type { PublishBody, PublishFields } from './publish.schemas.ts';
 import { afterCommitOf, commitOf, type Committing } from '../../shared/outcomes.ts';
-import { contentHashOf, locateComment, requestHashOf, resolveTarget, textHashOf, type Locate, type PublishTarget } from './publish.target.ts';
+import { locateComment, requestHashOf, resolveTarget, textHashOf, type Locate, type PublishTarget } from './publish.target.ts';
 
 export function toPublicationView(row: PublicationRow, balance?: number) {
   return {
@@ -198,7 +198,6 @@ export function createPublishUsecases(deps: {
         title: target.title,
         body: target.body,
         generation_id: target.generationId,
-        content_hash: contentHashOf(target),
         text_hash: textHash,
         subreddit: target.subreddit,
         thread_id: target.thread,

@@ -38,6 +38,9 @@ export const NOT_BLANK = { pattern: '^\\s*[^\\s\\u0000][^\\u0000]*$', 'x-rule': 
 export const webhookUrlSchema = (description: string) =>
   Type.String({ minLength: 1, maxLength: 2000, format: 'uri', pattern: '^https?://', 'x-rule': 'must be an https URL', description });
 
+/** A field that is `schema` or null (JSON's null, not left out). */
+export const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /**
  * Exactly one of the branches: what OpenAPI calls `oneOf`. TypeBox writes its unions as `anyOf`,
  * which code generators read as "any mix of these"; the validator checks `oneOf` as written.

@@ -1,8 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { pageQuerySchema } from '../../../shared/http/schemas.ts';
+import { nullable, pageQuerySchema } from '../../../shared/http/schemas.ts';
 import { matchSchema } from '../monitors.schemas.ts';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const inboxQuerySchema = Type.Object(
   {
