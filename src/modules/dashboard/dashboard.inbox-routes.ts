@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
-import { MAX_INSTRUCTIONS } from '../generate/generate.schemas.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import { inboxErrors } from '../monitors/inbox/inbox.errors.ts';
 import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
@@ -98,9 +97,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{
     const instructions = typed(request.body.instructions ?? '');
     const refuse = async (message: string, status: number) =>
       sendPage(reply, await render(request, filter, { problem: { matchId: id, message, instructions } }), status);
-    if (length(instructions.trim()) > MAX_INSTRUCTIONS) {
-      return refuse(`Instructions are at most ${MAX_INSTRUCTIONS.toLocaleString('en')} characters; shorten them and draft again. Nothing was charged.`, 422);
-    }
+    // The limit is the usecase's (inbox.draftReply), checked once for the Inbox and MCP alike, before any charge.
     try {
       await inbox.draftReply(dashboardCaller(request), id, instructions);
     } catch (error) {

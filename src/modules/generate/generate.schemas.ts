@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox';
 import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
+import { MAX_INSTRUCTIONS } from './generate.limits.ts';
 
 export const POST_ID_PATTERN = '^t3_[a-z0-9]{1,16}$';
 export const REPLY_TO_PATTERN = '^(t[13]_[a-z0-9]{1,16}|mat_[0-9a-f]{28})$';
-export const MAX_INSTRUCTIONS = 2000;
 
 const instructions = Type.String({
   minLength: 1,

@@ -10,6 +10,7 @@ import type { Payer } from '../../../shared/via.ts';
 import { decodeCursor, toPage } from '../../../shared/http/pagination.ts';
 import { invalidFields, rules } from '../../../shared/http/validation-messages.ts';
 import type { StoredItem } from '../../generate/generate.context.usecases.ts';
+import { MAX_INSTRUCTIONS } from '../../generate/generate.limits.ts';
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
 import type { IdempotencyClaim } from '../../idempotency/idempotency.usecases.ts';
 import type { MatchStatus, MonitorMatchRow } from '../monitors.tables.ts';
@@ -33,8 +34,6 @@ export function inboxIn(db: Kysely<Tables>) {
   };
 }
 
-/** As POST /generate's `instructions` (generate.schemas.ts MAX_INSTRUCTIONS), without loading its schema code here. */
-const MAX_DRAFT_INSTRUCTIONS = 2000;
 
 const asStored = (row: MonitorMatchRow): StoredItem => ({ ...row, match_id: row.id });
 
@@ -102,8 +101,8 @@ export function createInboxUsecases(deps: { db: Database; clock: () => Date; gen
      */
     draftReply(caller: Payer, matchId: string, instructions?: string, idempotency: IdempotencyClaim | null = null) {
       const text = instructions?.trim() ?? '';
-      if ([...text].length > MAX_DRAFT_INSTRUCTIONS) {
-        throw invalidFields('The draft', [{ path: '/instructions', message: rules.length(1, MAX_DRAFT_INSTRUCTIONS) }]);
+      if ([...text].length > MAX_INSTRUCTIONS) {
+        throw invalidFields('The draft', [{ path: '/instructions', message: rules.length(1, MAX_INSTRUCTIONS) }]);
       }
       return generate.generate(caller, { type: 'reply', reply_to: matchId, ...(text ? { instructions: text } : {}) }, idempotency);
     },
