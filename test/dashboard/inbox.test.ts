@@ -85,11 +85,12 @@ describe.each(engines)('the dashboard’s Inbox on %s', (engine) => {
   it('refuses instructions over 2,000 characters in words, keeping what was typed, and charges nothing: the rule the API and MCP apply', async () => {
     const { account, found } = await member();
     const long = 'Mention the guide. '.repeat(106); // 2,014 characters
+    const before = await account.balance();
     const refused = await post(account, `/dashboard/inbox/${found.comment.matchId}/draft`, { return_to: '/dashboard/inbox', instructions: long });
     expect(refused.status).toBe(422);
     expect(refused.body).toContain('The draft is not valid: instructions is 1 to 2000 characters long.');
     expect(refused.body).toContain(long.trim());
-    expect(await account.balance()).toBe(START);
+    expect(await account.balance()).toBe(before);
     expect((await item(account, found.comment.matchId)).status).toBe('new');
   });
 
