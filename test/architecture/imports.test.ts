@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderEdges, importsOf, refusal } from './imports.ts';
+import { cycles, folderEdges, folderOf, importsOf, refusal } from './imports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const edges = importsOf(root);
@@ -18,8 +18,18 @@ describe('the direction of imports', () => {
     expect(cycles(edges)).toEqual([]);
   });
 
-  it('no two folders (features, integrations, parts of shared) import each other', () => {
+  it('no two folders (features, their subfolders, integrations, parts of shared) import each other', () => {
     expect(cycles(folderEdges(edges))).toEqual([]);
+  });
+
+  it('a feature and its own subfolder importing each other is a loop of folders', () => {
+    const loop = [
+      { from: 'src/modules/monitors/monitors.usecases.ts', to: 'src/modules/monitors/poller/reddit-app.ts' },
+      { from: 'src/modules/monitors/poller/poller.cycle.ts', to: 'src/modules/monitors/monitors.tables.ts' },
+    ];
+    expect(cycles(folderEdges(loop))).toEqual([['src/modules/monitors', 'src/modules/monitors/poller']]);
+    expect(folderOf('src/modules/monitors/inbox/inbox.usecases.ts')).toBe('src/modules/monitors/inbox');
+    expect(folderOf('src/shared/db/migrations/0001_core.ts')).toBe('src/shared/db');
   });
 
   it('shared code importing a module is refused', () => {

@@ -77,8 +77,13 @@ export function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-/** The folder a file belongs to: one module, one integration, one part of shared, or app / cli. */
-export const folderOf = (path: string) => /^src\/(?:modules|integrations|shared)\/[^/.]+|^src\/[^/]+/.exec(path)?.[0] ?? path;
+/**
+ * The folder a file belongs to: a module or a subsystem folder inside one (monitors/poller,
+ * dashboard/views: each its own folder, so a subfolder and its feature cannot lean on each other
+ * either), one integration, one part of shared, or app / cli.
+ */
+export const folderOf = (path: string) =>
+  /^src\/modules\/(?:[^/.]+\/)*[^/.]+(?=\/[^/]+$)|^src\/(?:integrations|shared)\/[^/.]+|^src\/[^/]+/.exec(path)?.[0] ?? path;
 
 /** The same imports between folders: a loop here means two features lean on each other. */
 export const folderEdges = (edges: Edge[]): Edge[] =>

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { transaction, type Database } from '../../shared/db/database.ts';
 import { createBillingRepository } from './billing.repository.ts';
 import { settlePaid, settlePayment } from './billing.settle.usecases.ts';
-import { createTopupRepository } from './topup/topup.repository.ts';
+import { createTopupRepository } from './billing.topup.repository.ts';
 
 /** The events this service acts on; the rest are answered 200 and ignored (the endpoint may be sent more than these). */
 export const HANDLED_EVENTS = [

@@ -12,7 +12,7 @@ import type { StripeClient } from '../../integrations/stripe/stripe.client.ts';
 import { billingErrors } from './billing.errors.ts';
 import { applyStripeEvent, HANDLED_EVENTS, type EventOutcome } from './billing.events.usecases.ts';
 import { createBillingRepository } from './billing.repository.ts';
-import { createAutoTopups, type TopupDeps } from './topup/topup.usecases.ts';
+import { createAutoTopups, type TopupDeps } from './billing.topup.usecases.ts';
 
 export interface BillingDeps {
   db: Database;

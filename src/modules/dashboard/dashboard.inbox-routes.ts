@@ -6,7 +6,7 @@ import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import { inboxErrors } from '../monitors/inbox/inbox.errors.ts';
 import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
-import { backToEntry, filterOf, filterOfPath, inboxPath, type InboxFilter } from './dashboard.inbox-filter.ts';
+import { backToEntry, filterOf, filterOfPath, inboxPath, type InboxFilter } from './views/inbox-filter.ts';
 import { appProblem, formProblem, goneAsNull, sendPage } from './dashboard.reply.ts';
 import { dashboardCaller, sessionOf, viewerOf } from './dashboard.session.ts';
 import { inboxPage, type InboxPage } from './views/inbox.ts';
@@ -36,7 +36,7 @@ const inboxQuery = Type.Object({
   match: Type.Optional(matchId()),
 });
 const matchParams = Type.Object({ id: matchId() });
-// Every form carries the inbox address it came from (dashboard.inbox-filter.ts reads it back).
+// Every form carries the inbox address it came from (views/inbox-filter.ts reads it back).
 const back = { csrf: Type.Optional(Type.String()), return_to: text(1000) };
 const draftBody = Type.Object({ ...back, instructions: text(10_000) });
 const replyBody = Type.Object({ ...back, body: Type.String({ maxLength: 100_000 }), then: Type.Union([Type.Literal('save'), Type.Literal('publish')]) });

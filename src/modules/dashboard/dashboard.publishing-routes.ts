@@ -6,7 +6,7 @@ import type { AppError } from '../../shared/errors.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
-import { backToEntry, filterOfPath, inboxPath } from './dashboard.inbox-filter.ts';
+import { backToEntry, filterOfPath, inboxPath } from './views/inbox-filter.ts';
 import { appProblem, goneAsNull, sendPage } from './dashboard.reply.ts';
 import { dashboardCaller, sessionOf, viewerOf } from './dashboard.session.ts';
 import { draftPage, draftsPage } from './views/drafts.ts';
@@ -16,7 +16,7 @@ import { publishConfirmPage } from './views/publish-confirm.ts';
 const PAGE_SIZE = 25;
 const pageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) });
 const idParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-// Where the Inbox wants the person back (dashboard.inbox-filter.ts rebuilds it; it is never followed as given).
+// Where the Inbox wants the person back (views/inbox-filter.ts rebuilds it; it is never followed as given).
 const returnTo = Type.Optional(Type.String({ maxLength: 1000 }));
 const confirmQuery = Type.Object({ return_to: returnTo });
 const confirmBody = Type.Object({

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { isAppError, type AppError } from '../../shared/errors.ts';
-import type { Html } from './html.ts';
+import type { Html } from './views/html.ts';
 
 export const sendPage = (reply: FastifyReply, page: Html, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(page.value);

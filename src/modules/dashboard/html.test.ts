@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { html, safeHref } from './html.ts';
+import { html, safeHref } from './views/html.ts';
 
 describe('html template', () => {
   it('escapes interpolated text, including quotes for attributes', () => {

@@ -1,5 +1,5 @@
 import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
-import type { RedditAppStatus } from './poller/reddit-app.ts';
+import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { JudgeView } from './monitors.view.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 

@@ -4,7 +4,7 @@
  * field is added in one file and its declared type checks the builder.
  */
 import type { MonitorSettings } from './monitors.input.ts';
-import type { RedditAppState } from './poller/reddit-app.ts';
+import type { RedditAppState } from './monitors.reddit-app.ts';
 import type { MatchedItem, MatchMode, MatchStatus, MonitorMatchRow, MonitorRow, MonitorSource, PausedReason } from './monitors.tables.ts';
 
 /** What POST /api/v1/monitors and the dashboard's form give (already schema-checked; trimmed and folded here). */

@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { csrfField, errorBox, page } from './layout.ts';
 
 interface AuthForm {

@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 
 export interface DaySpend {
   date: string;

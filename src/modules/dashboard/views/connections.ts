@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 export interface ConnectionsPage {

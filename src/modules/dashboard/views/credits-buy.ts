@@ -1,6 +1,6 @@
 import type { BillingUsecases, PaymentView } from '../../billing/billing.usecases.ts';
 import { formatMoney } from '../../../shared/money.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { csrfField, errorBox, page, when, type Viewer } from './layout.ts';
 
 type Offer = ReturnType<BillingUsecases['offer']>;

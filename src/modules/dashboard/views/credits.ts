@@ -1,6 +1,6 @@
 import { signed } from '../../../shared/text.ts';
 import type { CreditsUsecases } from '../../credits/credits.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { autoTopupSection, buySection, type BuyView } from './credits-buy.ts';
 import { csrfField, cursorPager, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 

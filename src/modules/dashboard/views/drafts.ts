@@ -1,5 +1,5 @@
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
 import { snippet, textBlock } from './written.ts';
 

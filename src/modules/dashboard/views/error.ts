@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { page, type Viewer } from './layout.ts';
 
 const TITLES: Record<number, string> = {

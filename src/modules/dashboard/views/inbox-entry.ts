@@ -1,5 +1,5 @@
 import type { InboxItem } from '../../monitors/inbox/inbox.usecases.ts';
-import { html, safeHref, type Html } from '../html.ts';
+import { html, safeHref, type Html } from './html.ts';
 import { badge, csrfField, when, type Viewer } from './layout.ts';
 import { excerpt, verdict } from './monitor-matches.ts';
 import { isolated } from './monitor-parts.ts';

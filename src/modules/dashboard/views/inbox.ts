@@ -1,8 +1,8 @@
 import type { InboxItem } from '../../monitors/inbox/inbox.usecases.ts';
 import type { MatchStatus } from '../../monitors/monitors.tables.ts';
 import type { Page } from '../../../shared/http/pagination.ts';
-import { inboxPath, type InboxFilter } from '../dashboard.inbox-filter.ts';
-import { html, type Html } from '../html.ts';
+import { inboxPath, type InboxFilter } from './inbox-filter.ts';
+import { html, type Html } from './html.ts';
 import { inboxEntry, type EntryContext, type EntryProblem } from './inbox-entry.ts';
 import { csrfField, cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
 import { snippet } from './written.ts';

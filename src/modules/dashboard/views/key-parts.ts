@@ -1,6 +1,6 @@
 import type { KeysUsecases } from '../../keys/keys.usecases.ts';
 import { SCOPES, scopesOf } from '../../keys/keys.scopes.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { badge } from './layout.ts';
 
 /** One of the account's keys, as the keys usecases list them. */

@@ -1,6 +1,6 @@
 import { monthOf, nextMonthStart } from '../../../shared/calendar.ts';
 import type { RollOverlap } from '../../keys/keys.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { spendChart, type DaySpend } from './chart.ts';
 import { keyState, scopesText, tokenBlock, type KeyRow } from './key-parts.ts';
 import { csrfField, page, when, type Viewer } from './layout.ts';

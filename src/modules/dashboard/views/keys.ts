@@ -1,6 +1,6 @@
 import { dayOf } from '../../../shared/calendar.ts';
 import { SCOPES, type Scope } from '../../keys/keys.scopes.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { keyState, scopesText, spentText, tokenBlock, works, type KeyRow } from './key-parts.ts';
 import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 

@@ -1,6 +1,6 @@
 import type { MonitorHealth } from '../../monitors/monitors.usecases.ts';
 import { plural } from '../../../shared/text.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 
 /**
  * A monitor's health in a few words for the Monitors list: what is wrong first ("r/x private",

@@ -1,6 +1,6 @@
 import type { MatchView, MonitorView } from '../../monitors/monitors.usecases.ts';
 import type { Page } from '../../../shared/http/pagination.ts';
-import { html, safeHref, type Html } from '../html.ts';
+import { html, safeHref, type Html } from './html.ts';
 import { badge, cursorPager, when } from './layout.ts';
 import { isolated, isolatedList } from './monitor-parts.ts';
 

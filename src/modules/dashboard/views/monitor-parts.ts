@@ -1,7 +1,7 @@
 import { DEFAULT_MIN_RELEVANCE } from '../../monitors/monitors.input.ts';
 import type { MonitorView } from '../../monitors/monitors.usecases.ts';
 import type { MatchMode, MonitorSource } from '../../monitors/monitors.tables.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { badge, csrfField, type Viewer } from './layout.ts';
 
 /** The create and edit forms' fields as typed: refilled as they were after a refusal. */

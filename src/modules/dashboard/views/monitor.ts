@@ -1,5 +1,5 @@
 import type { MonitorHealth, MonitorView } from '../../monitors/monitors.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { badge, csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 import { matchesSection, type MatchesSection } from './monitor-matches.ts';
 import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';

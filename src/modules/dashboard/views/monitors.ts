@@ -1,7 +1,7 @@
 import type { MonitorUsage } from '../../monitors/monitors.limits.ts';
 import type { MonitorActivity, MonitorView, RedditAppView } from '../../monitors/monitors.usecases.ts';
 import type { Page } from '../../../shared/http/pagination.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts';
 import { ago, healthSummary } from './monitor-health.ts';
 import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';

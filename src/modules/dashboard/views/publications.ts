@@ -1,5 +1,5 @@
 import type { PublishUsecases } from '../../publish/publish.usecases.ts';
-import { html, safeHref, type Html } from '../html.ts';
+import { html, safeHref, type Html } from './html.ts';
 import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
 import { snippet, textBlock } from './written.ts';
 

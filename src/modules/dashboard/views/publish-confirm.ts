@@ -1,7 +1,7 @@
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
 import type { InboxItem } from '../../monitors/inbox/inbox.usecases.ts';
 import type { PublishUsecases } from '../../publish/publish.usecases.ts';
-import { html, safeHref, type Html } from '../html.ts';
+import { html, safeHref, type Html } from './html.ts';
 import { csrfField, errorBox, page, type Viewer } from './layout.ts';
 import { redditor } from './inbox-entry.ts';
 import { isolated } from './monitor-parts.ts';

@@ -1,5 +1,5 @@
 import type { RedditAppView } from '../../monitors/monitors.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { when } from './layout.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { filterText, withoutDirectionControls, type ScrapeUsecases } from '../../scrape/scrape.usecases.ts';
 import { capText, postsAndComments } from '../../../shared/text.ts';
-import { html, safeHref, type Html } from '../html.ts';
+import { html, safeHref, type Html } from './html.ts';
 import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
 
 type ScrapeList = Awaited<ReturnType<ScrapeUsecases['list']>>;

@@ -1,5 +1,5 @@
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 import { csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
 
 type Deliveries = Awaited<ReturnType<WebhooksUsecases['recentDeliveries']>>;

@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts';
+import { html, type Html } from './html.ts';
 
 /** Pieces the Drafts and Publications pages share: text the model or a caller wrote. */
 

@@ -13,9 +13,9 @@ import type { Verdict as Score } from '../../relevance/relevance.prompt.ts';
 import type { JudgeErrorCode, RelevanceJudge } from '../../relevance/relevance.usecases.ts';
 import type { Found } from './poller.cycle.ts';
 import type { MonitorEventType } from '../../webhooks/webhooks.events.ts';
-import { judgeChangeMessage, noCalls, observedJudgeState, type JudgeState } from './judge-state.ts';
+import { judgeChangeMessage, noCalls, observedJudgeState, type JudgeState } from '../monitors.judge-state.ts';
 import { createJudgingRepository } from './judging.repository.ts';
-import { createObservedStateRepository } from './observed-state.repository.ts';
+import { createObservedStateRepository } from '../monitors.observed-state.repository.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 /** The judge's own reasons, and one of the poller's: no model is configured any more. */

@@ -24,7 +24,7 @@ import { collectMatches, gapsOf, indexOfMonitors, sinceOf, subredditsOf, type Ga
 import { readGroup } from './poller.reading.ts';
 import { planReads } from './poller.schedule.ts';
 import { watchRedditApp } from './reddit-app.usecases.ts';
-import { readErrorOf } from './reddit-app.ts';
+import { readErrorOf } from '../monitors.reddit-app.ts';
 import { isCaughtUp } from './resume.ts';
 import { createCreditResume } from './resume.usecases.ts';
 import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';

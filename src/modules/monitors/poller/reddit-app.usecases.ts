@@ -1,6 +1,6 @@
 /**
  * The poller's eye on Reddit as a whole: it counts how each listing request went, and at the end of a
- * cycle's reading stores the state seen (poller/reddit-app.ts decides) when it changed, logs the
+ * cycle's reading stores the state seen (monitors.reddit-app.ts decides) when it changed, logs the
  * change once at warn and sends one `monitor.health` to each active monitor. The state is stored, so
  * a restart, or another instance taking the poller over, does not tell the same change again.
  */
@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../shared/db/database.ts';
 import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
 import type { MatchDelivery } from './poller.delivery.ts';
-import { changeMessage, changeOf, noReads, observedState, outcomeOf, type RedditAppState } from './reddit-app.ts';
-import { createObservedStateRepository } from './observed-state.repository.ts';
+import { changeMessage, changeOf, noReads, observedState, outcomeOf, type RedditAppState } from '../monitors.reddit-app.ts';
+import { createObservedStateRepository } from '../monitors.observed-state.repository.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 type Listing = Pick<RedditClient, 'listing'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
-import { changeMessage, changeOf, NEVER_TROUBLED, observedState, outcomeOf } from './reddit-app.ts';
+import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { changeMessage, changeOf, NEVER_TROUBLED, observedState, outcomeOf } from './monitors.reddit-app.ts';
 
 const AT = '2026-11-23T12:04:00.000Z';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../../../shared/db/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
 
 /** What an account can spend, for the auto top-up checks (the same figure as credits.repository.ts `spendable`). */
 const spendableOf = sql<number>`(select a.balance - a.held from accounts a where a.id = auto_topups.account_id)`;

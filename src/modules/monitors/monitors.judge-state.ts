@@ -1,6 +1,6 @@
 /**
  * Whether the language model judges, decided from how the judge's calls went in one poll, and whether
- * that is news: like Reddit's state (reddit-app.ts), a change is logged and announced once, never per
+ * that is news: like Reddit's state (monitors.reddit-app.ts), a change is logged and announced once, never per
  * match. No I/O here; poller/judging.usecases.ts counts the calls, stores the state and tells.
  */
 export type JudgeState = 'ok' | 'failing';

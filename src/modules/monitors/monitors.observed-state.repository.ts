@@ -1,11 +1,11 @@
 /**
  * How an outside service treated the poller at its last cycle that used it, one row per observer
- * (table reddit_app_state): Reddit as the listings saw it ('monitors', poller/reddit-app.ts) and the
- * language model as the relevance judge saw it ('judge', poller/judge-state.ts). Stored, so a restart
+ * (table reddit_app_state): Reddit as the listings saw it ('monitors', monitors.reddit-app.ts) and the
+ * language model as the relevance judge saw it ('judge', monitors.judge-state.ts). Stored, so a restart
  * or another instance taking the poller over does not announce the same change again.
  */
 import type { Kysely } from 'kysely';
-import type { Tables } from '../../../shared/db/database.ts';
+import type { Tables } from '../../shared/db/database.ts';
 
 export type Observer = 'monitors' | 'judge';
 

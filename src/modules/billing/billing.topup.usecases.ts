@@ -1,18 +1,18 @@
 import Stripe from 'stripe';
 import type { Logger } from 'pino';
-import { monthOf, nextMonthStart } from '../../../shared/calendar.ts';
-import type { BillingConfig } from '../../../shared/config/billing.ts';
-import { newId } from '../../../shared/crypto/ids.ts';
-import type { RandomBytes } from '../../../shared/crypto/random.ts';
-import { transaction, type Database } from '../../../shared/db/database.ts';
-import { coalescedPasses } from '../../../shared/jobs/passes.ts';
-import type { StripeClient } from '../../../integrations/stripe/stripe.client.ts';
-import type { Via } from '../../../shared/via.ts';
-import type { WebhookEventType } from '../../webhooks/webhooks.events.ts';
-import { billingErrors } from '../billing.errors.ts';
-import { createBillingRepository } from '../billing.repository.ts';
-import { settlePaid } from '../billing.settle.usecases.ts';
-import { createTopupRepository } from './topup.repository.ts';
+import { monthOf, nextMonthStart } from '../../shared/calendar.ts';
+import type { BillingConfig } from '../../shared/config/billing.ts';
+import { newId } from '../../shared/crypto/ids.ts';
+import type { RandomBytes } from '../../shared/crypto/random.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
+import { coalescedPasses } from '../../shared/jobs/passes.ts';
+import type { StripeClient } from '../../integrations/stripe/stripe.client.ts';
+import type { Via } from '../../shared/via.ts';
+import type { WebhookEventType } from '../webhooks/webhooks.events.ts';
+import { billingErrors } from './billing.errors.ts';
+import { createBillingRepository } from './billing.repository.ts';
+import { settlePaid } from './billing.settle.usecases.ts';
+import { createTopupRepository } from './billing.topup.repository.ts';
 
 export const TOPUP_FAILED_EVENT = 'credits.topup_failed' satisfies WebhookEventType;
 

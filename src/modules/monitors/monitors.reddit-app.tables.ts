@@ -1,4 +1,4 @@
-/** How an outside service treated the poller (observed-state.repository.ts): Reddit ('monitors') and the language model ('judge'). */
+/** How an outside service treated the poller (monitors.observed-state.repository.ts): Reddit ('monitors') and the language model ('judge'). */
 export interface RedditAppStateTable {
   /** The observer: 'monitors' for the poller's Reddit reads, 'judge' for its relevance judge. */
   name: string;
@@ -10,7 +10,7 @@ export interface RedditAppStateTable {
   detail: string | null;
 }
 
-declare module '../../../shared/db/database.ts' {
+declare module '../../shared/db/database.ts' {
   interface Tables {
     reddit_app_state: RedditAppStateTable;
   }

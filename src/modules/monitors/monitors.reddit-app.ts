@@ -3,8 +3,8 @@
  * whether that is news: a change is logged and announced once, never on every cycle. No I/O here;
  * poller/reddit-app.usecases.ts counts the answers, stores the state and tells.
  */
-import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../../integrations/reddit/reddit.errors.ts';
-import { isRateLimited } from '../../../integrations/reddit/reddit.ratelimit.ts';
+import { RedditBlockedError, RedditBudgetExhaustedError, RedditUnavailableError } from '../../integrations/reddit/reddit.errors.ts';
+import { isRateLimited } from '../../integrations/reddit/reddit.ratelimit.ts';
 
 /**
  * `blocked`: Reddit refuses the app itself (credentials refused, app not approved, the block page);

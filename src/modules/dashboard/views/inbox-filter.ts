@@ -1,4 +1,4 @@
-import type { MatchStatus } from '../monitors/monitors.tables.ts';
+import type { MatchStatus } from '../../monitors/monitors.tables.ts';
 
 /*
  * Which part of the inbox a person is looking at (a status tab, a monitor, a relevance floor, a page),
