@@ -14,7 +14,7 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
   afterAll(() => app.close());
 
   const health = async (token: string, id: string) =>
-    ((await (await app.api('GET', `/api/v1/monitors/${id}`, { token })).json()) as { health: { subreddits: any[]; gaps: any[] } }).health;
+    ((await (await app.api('GET', `/api/v1/monitors/${id}`, { token })).json()) as { health: { status: string; subreddits: any[]; gaps: any[] } }).health;
 
   it('a burst beyond the per-cycle cap is recorded as a gap, and what was read is stored', async () => {
     app.reddit.subreddits.set('bursty', 'public');
@@ -70,7 +70,7 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
     expect(await ledgerSum(app.services.db, accountId)).toBe(98);
   });
 
-  it('a subreddit that goes private is shown as private, and the others are still read', async () => {
+  it('a subreddit that goes private is shown as private, not also stale, and the others are still read', async () => {
     for (const name of ['open', 'closing']) app.reddit.subreddits.set(name, 'public');
     const { accountId, token } = await app.accountWithKey(100);
     const monitor = await createMonitor(app, token, { subreddits: ['r/open', 'r/closing'], keywords: ['pricing'] });
@@ -80,8 +80,10 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
     const post = app.reddit.addPost({ subreddit: 'open', title: 'pricing page', created_utc: clock.seconds() });
     clock.advance(1);
     await cycle(app);
-    const { subreddits } = await health(token, monitor.id);
-    expect(subreddits.find((s) => s.subreddit === 'r/closing')).toMatchObject({ state: 'private' });
+    const { status, subreddits } = await health(token, monitor.id);
+    // Reddit refuses it: that is its news, and the owner's to act on; unread is what refused means.
+    expect(subreddits.find((s) => s.subreddit === 'r/closing')).toMatchObject({ state: 'private', stale: false });
+    expect(status).toBe('unavailable');
     expect(subreddits.find((s) => s.subreddit === 'r/open')).toMatchObject({ state: 'ok', last_read_at: clock.now().toISOString() });
     expect((await storedMatches(app, monitor.id)).map((r) => r.reddit_id)).toEqual([`t3_${post.id}`]);
     expect(await ledgerSum(app.services.db, accountId)).toBe(99);

@@ -59,11 +59,10 @@ function isStale(row: MonitorRow, reads: HealthFacts['cursors'], sources: Monito
 /**
  * `stale` when a subreddit Reddit would serve is not being read: the service is failing the monitor,
  * the most urgent news. Otherwise `unavailable` when Reddit refuses some subreddit for itself (private,
- * banned, …), which its owner can act on; such a subreddit is always unread, so it does not count as
- * stale here, or `unavailable` could never be seen. `ok` otherwise.
+ * banned, …), which its owner can act on. `ok` otherwise.
  */
 function statusOf(subreddits: { state: string; stale: boolean }[]): 'ok' | 'stale' | 'unavailable' {
-  if (subreddits.some((s) => s.state === 'ok' && s.stale)) return 'stale';
+  if (subreddits.some((s) => s.stale)) return 'stale';
   if (subreddits.some((s) => s.state !== 'ok')) return 'unavailable';
   return 'ok';
 }
@@ -78,10 +77,13 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
       reads.filter((c) => c.error !== null),
       (c) => c.error_at,
     );
+    const state = stateOf(facts.directory.get(name));
     return {
       subreddit,
-      state: stateOf(facts.directory.get(name)),
-      stale: isStale(row, reads, sources, facts),
+      state,
+      // A subreddit Reddit refuses is unread by definition: its state says so, and "stale" (the service
+      // failing to read what it could) would blame us for it, twice over on the page.
+      stale: state === 'ok' && isStale(row, reads, sources, facts),
       last_read_at: latest(reads, (c) => c.read_at)?.read_at ?? null,
       last_error: failed ? { code: failed.error as ReadError, at: failed.error_at! } : null,
     };
