@@ -12,6 +12,8 @@ export async function pinnedClockApp(engine: Engine) {
     env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, CREDIT_PACKS: PACKS, PUBLIC_URL: 'https://subpilot.example.com' },
   });
   stripe.webhookUrl = `${app.url}/webhooks/stripe`;
+  // One clock for both sides: the app checks a webhook's signature time against its own (pinned) clock.
+  stripe.now = () => clock.seconds();
   return {
     app,
     stripe,

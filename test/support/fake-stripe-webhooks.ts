@@ -31,7 +31,11 @@ export class WebhookSender {
   /** Automatic deliveries go one at a time, in event order; `deliver` can reorder or duplicate. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly secret: () => string) {}
+  /** `now`: the fake's clock in Unix seconds, which signs each delivery, as Stripe signs with its own. */
+  constructor(
+    private readonly secret: () => string,
+    private readonly now: () => number,
+  ) {}
 
   async deliver(event: StripeEvent, url = this.url, options: DeliverOptions = {}): Promise<Response> {
     if (!url) throw new Error('fake Stripe: no webhook URL to deliver to (set webhookUrl or pass one)');
@@ -44,7 +48,7 @@ export class WebhookSender {
       headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
         payload,
         secret: options.secret ?? this.secret(),
-        timestamp: options.timestamp,
+        timestamp: options.timestamp ?? this.now(),
       });
     }
     const delivery: Delivery = { eventId: event.id, type: event.type, url, status: null, error: null };

@@ -146,7 +146,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const faults: Faults = { failures: [], lost: [] };
   const requests: RecordedRequest[] = [];
   let url = '';
-  const webhooks = new WebhookSender(() => fake.webhookSecret);
+  const webhooks = new WebhookSender(() => fake.webhookSecret, () => fake.now());
   const account = new FakeAccount(() => fake.now(), (event) => webhooks.recorded(event), FAKE_STRIPE_API_VERSION);
   const checkout = new FakeCheckout(account, () => url);
   const secretKey = () => fake.secretKey;
