@@ -70,6 +70,19 @@ describe.each(engines)('a monitor’s health on %s', (engine) => {
     expect(await ledgerSum(app.services.db, accountId)).toBe(98);
   });
 
+  it('a gated subreddit (403 {"reason":"gated"}) is shown as gated, not as quarantined', async () => {
+    for (const name of ['aboveboard', 'behindgate']) app.reddit.subreddits.set(name, 'public');
+    const { token } = await app.accountWithKey(100);
+    const monitor = await createMonitor(app, token, { subreddits: ['r/aboveboard', 'r/behindgate'], keywords: ['pricing'] });
+    await cycle(app);
+    app.reddit.subreddits.set('behindgate', 'gated');
+    clock.advance(11 * 60);
+    await cycle(app);
+    const { status, subreddits } = await health(token, monitor.id);
+    expect(subreddits.find((s) => s.subreddit === 'r/behindgate')).toMatchObject({ state: 'gated', stale: false });
+    expect(status).toBe('unavailable');
+  });
+
   it('a subreddit that goes private is shown as private, not also stale, and the others are still read', async () => {
     for (const name of ['open', 'closing']) app.reddit.subreddits.set(name, 'public');
     const { accountId, token } = await app.accountWithKey(100);

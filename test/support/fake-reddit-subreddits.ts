@@ -65,5 +65,8 @@ export function refusal(state: FakeSubredditState | 'missing', name: string, bas
   // As Pyprohly/reddit-api-doc-notes records a banned subreddit's about page (docs/api-reference/subreddit.rst).
   if (state === 'banned') return [404, { reason: 'banned', message: 'Not Found', error: 404 }];
   if (state === 'forbidden') return [403, { message: 'Forbidden', error: 403 }];
+  // The answer issue 42 records from Reddit for a gated subreddit (behind its content gate); its /api/info
+  // record is taken to be the bare one of other refused subreddits, an ASSUMPTION (none is on record).
+  if (state === 'gated') return [403, { reason: 'gated', message: 'Forbidden', error: 403 }];
   return null;
 }

@@ -65,7 +65,7 @@ export interface FakePost {
 }
 
 /** `forbidden`: refused without a reason, as on record for a quarantined subreddit (a bare 403). */
-export type FakeSubredditState = 'public' | 'private' | 'banned' | 'quarantined' | 'forbidden';
+export type FakeSubredditState = 'public' | 'private' | 'banned' | 'quarantined' | 'gated' | 'forbidden';
 
 export interface FakeRequest {
   method: string;

@@ -116,7 +116,7 @@ export const webhookSchemas: Record<string, unknown> = {
       subreddit: { type: 'string', pattern: '^r/', description: 'The watched subreddit, as "r/name".' },
       state: {
         type: 'string',
-        enum: ['private', 'banned', 'not_found', 'quarantined'],
+        enum: ['private', 'banned', 'not_found', 'quarantined', 'gated'],
         description: "Named as in the monitor's health (a bare 403 from Reddit reads `quarantined`).",
       },
     },

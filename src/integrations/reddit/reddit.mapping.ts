@@ -92,7 +92,9 @@ export const isUnavailableStatus = (status: number): boolean =>
  */
 export function reasonFromSearch(status: number, body: unknown): UnavailableReason {
   const reason = reasonOf(body);
-  if (status === 403) return reason === 'quarantined' || reason === 'private' ? reason : 'forbidden';
+  // `gated`: a subreddit behind Reddit's content gate (403 {"reason": "gated"}), which a logged-out
+  // app cannot pass; not quarantined, which is its own reason.
+  if (status === 403) return reason === 'quarantined' || reason === 'private' || reason === 'gated' ? reason : 'forbidden';
   if (status === 404 && reason === 'banned') return 'banned';
   return 'not_found';
 }

@@ -22,7 +22,7 @@ type State = SubredditDescription['state'];
  */
 const STANDS: Record<'omitted' | 'bare', readonly State[]> = {
   omitted: ['banned', 'not_found'],
-  bare: ['banned', 'forbidden'],
+  bare: ['banned', 'forbidden', 'gated'],
 };
 
 const describe = (name: string, info: SubredditInfo | undefined, state: State): SubredditDescription => ({

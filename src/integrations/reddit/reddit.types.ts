@@ -55,7 +55,7 @@ export interface SkippedItem {
 }
 
 /** `forbidden`: Reddit refused it without naming a reason. */
-export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined' | 'forbidden';
+export type UnavailableReason = 'private' | 'banned' | 'not_found' | 'quarantined' | 'gated' | 'forbidden';
 
 export interface SubredditDescription {
   /** As asked (without "r/"). */

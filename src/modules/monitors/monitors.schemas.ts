@@ -176,9 +176,10 @@ const health = Type.Object(
           Type.Literal('banned'),
           Type.Literal('not_found'),
           Type.Literal('quarantined'),
+          Type.Literal('gated'),
         ]),
         stale: Type.Boolean({
-          description: 'An active monitor has not read it (posts or comments) for more than two poller intervals, whatever the reason.',
+          description: 'An active monitor has not read it (posts or comments) for more than two poller intervals although Reddit would serve it (state ok); a subreddit Reddit refuses is never also stale.',
         }),
         last_read_at: nullable(Type.String({ format: 'date-time' })),
         last_error: nullable(

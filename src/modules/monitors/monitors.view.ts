@@ -27,7 +27,7 @@ export interface MonitorInput {
 
 export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused' };
 
-export type SubredditHealthState = 'ok' | 'private' | 'banned' | 'not_found' | 'quarantined';
+export type SubredditHealthState = 'ok' | 'private' | 'banned' | 'not_found' | 'quarantined' | 'gated';
 export type RedditErrorCode = 'rate_limited' | 'blocked' | 'unavailable';
 
 /** How Reddit treats the service's app, as the poller last saw it; `since` is null while it never saw trouble. */

@@ -2,7 +2,7 @@
 export interface SubredditsTable {
   name: string;
   display_name: string;
-  state: 'ok' | 'private' | 'banned' | 'quarantined' | 'not_found' | 'forbidden';
+  state: 'ok' | 'private' | 'banned' | 'quarantined' | 'gated' | 'not_found' | 'forbidden';
   /** 1 when Reddit marks it over 18. */
   nsfw: number;
   checked_at: string;
