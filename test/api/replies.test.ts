@@ -37,13 +37,18 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
     expect(await ledgerSum(app.services.db, account.accountId)).toBe(balance);
   }
   const infoRequests = () => app.reddit.requests.filter((r) => r.path === '/api/info').length;
+  /** A post in `subreddit`, made a second before, that the poller's next cycle finds. */
+  async function postFound(subreddit: string, fields: { title: string; selftext?: string }) {
+    clock.advance(5);
+    const post = app.reddit.addPost({ subreddit, ...fields, created_utc: clock.seconds() - 1 });
+    clock.advance(5);
+    await cycle(app);
+    return post;
+  }
 
   it('a reply to a post a monitor found is drafted from the stored post, without a Reddit read, and published under it', async () => {
     const { account, subreddit } = await watching(100);
-    clock.advance(5);
-    const post = app.reddit.addPost({ subreddit, title: 'Any otter sanctuaries near Oslo?', selftext: 'Planning a trip in May.', created_utc: clock.seconds() - 1 });
-    clock.advance(5);
-    await cycle(app);
+    const post = await postFound(subreddit, { title: 'Any otter sanctuaries near Oslo?', selftext: 'Planning a trip in May.' });
     const [match] = await inbox(account.token);
     expect(match).toMatchObject({ reddit_id: `t3_${post.id}`, status: 'new', draft: null, publication: null });
 
@@ -69,10 +74,7 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
 
   it('publishing an earlier draft of a match marks the match published, with that publication, whichever way the drafts named it', async () => {
     const { account, subreddit } = await watching(100);
-    clock.advance(5);
-    const post = app.reddit.addPost({ subreddit, title: 'Otter-proof fences?', selftext: 'Asking for a friend.', created_utc: clock.seconds() - 1 });
-    clock.advance(5);
-    await cycle(app);
+    const post = await postFound(subreddit, { title: 'Otter-proof fences?', selftext: 'Asking for a friend.' });
     const [match] = await inbox(account.token);
     const draftA = await (await api('POST', '/api/v1/generate', account.token, { type: 'reply', reply_to: match!.id })).json();
     const draftB = await (await api('POST', '/api/v1/generate', account.token, { type: 'reply', reply_to: `t3_${post.id}` })).json();
@@ -130,10 +132,7 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
 
   it('a reply to a match of another account, or one that does not exist, is a 404 that charges nothing', async () => {
     const { account: owner, subreddit } = await watching(10);
-    clock.advance(5);
-    app.reddit.addPost({ subreddit, title: 'otter facts', created_utc: clock.seconds() - 1 });
-    clock.advance(5);
-    await cycle(app);
+    await postFound(subreddit, { title: 'otter facts' });
     const [match] = await inbox(owner.token);
     const stranger = await app.connectedAccount(10);
     const response = await api('POST', '/api/v1/generate', stranger.token, { type: 'reply', reply_to: match!.id });
@@ -179,10 +178,7 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
 
   it('draft_replies with too few credits for a draft still delivers the match, undrafted', async () => {
     const { account, subreddit } = await watching(3, { draft_replies: true });
-    clock.advance(5);
-    app.reddit.addPost({ subreddit, title: 'otter news', created_utc: clock.seconds() - 1 });
-    clock.advance(5);
-    await cycle(app);
+    await postFound(subreddit, { title: 'otter news' });
     expect((await inbox(account.token)).map((m) => [m.status, m.draft_id])).toEqual([['new', null]]);
     await expectExactLedger(account, 2);
   });
