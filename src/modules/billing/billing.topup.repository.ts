@@ -42,14 +42,13 @@ export const createTopupRepository = (db: Kysely<Tables>) => ({
    * wait for that very payment, and so only once: a redelivered or reconciled event finds the column
    * cleared (or naming a later Checkout, or cleared by turning off) and changes nothing.
    */
-  async saveCard(accountId: string, paymentId: string, card: { customerId: string; paymentMethodId: string }, at: string): Promise<boolean> {
-    const saved = await db
+  async saveCard(accountId: string, paymentId: string, card: { customerId: string; paymentMethodId: string }, at: string): Promise<void> {
+    await db
       .updateTable('auto_topups')
       .set({ customer_id: card.customerId, payment_method_id: card.paymentMethodId, enabled: 1, failures: 0, last_failure: null, awaiting_payment: null, updated_at: at })
       .where('account_id', '=', accountId)
       .where('awaiting_payment', '=', paymentId)
-      .executeTakeFirst();
-    return Number(saved.numUpdatedRows) === 1;
+      .execute();
   },
 
   /** Off, by its owner: no Checkout is awaited any more, and a failure already seen is no longer news. */

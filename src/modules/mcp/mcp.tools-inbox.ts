@@ -89,8 +89,8 @@ export const inboxTools = ({ inbox, generate, idempotency, prices }: ToolDeps) =
     schema: argumentsOf(draftReplySchema),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: (caller, args) =>
-      onceFor(idempotency, caller, 'draft_reply', args, {
-        run: async (claim) => ({ answer: draftAnswer(await inbox.draftReply(caller, args.match_id, args.instructions, claim)), final: true }),
+      onceFor<Omit<DraftReplyArgs, 'idempotency_key'>>(idempotency, caller, 'draft_reply', args, {
+        run: async (claim, { match_id, instructions }) => ({ answer: draftAnswer(await inbox.draftReply(caller, match_id, instructions, claim)), final: true }),
         rebuild: async (id) => draftAnswer(await generate.get(caller.accountId, id)),
       }),
   }),

@@ -16,9 +16,12 @@ export const idempotencyKeyArgument = Type.Optional(
   }),
 );
 
-/** How a billable tool runs once per key: its work, bound to the claim in the work's own transaction, and its answer rebuilt from what it made. */
-export interface Once {
-  run: (claim: IdempotencyClaim | null) => Promise<{ answer: ToolAnswer; final: boolean }>;
+/**
+ * How a billable tool runs once per key: its work on the arguments without the key, bound to the claim
+ * in the work's own transaction, and its answer rebuilt from what it made.
+ */
+export interface Once<A> {
+  run: (claim: IdempotencyClaim | null, args: A) => Promise<{ answer: ToolAnswer; final: boolean }>;
   rebuild: (resourceId: string) => Promise<ToolAnswer>;
 }
 
@@ -29,13 +32,20 @@ export interface Once {
  * was lost, or was not final (a scrape still running), gets the answer rebuilt from the resource the
  * key is bound to; other arguments under the key are refused (422 idempotency.key_reused).
  */
-export async function onceFor(idempotency: IdempotencyUsecases, caller: Caller, tool: string, args: { idempotency_key?: string }, once: Once): Promise<ToolAnswer> {
+export async function onceFor<A extends object>(
+  idempotency: IdempotencyUsecases,
+  caller: Caller,
+  tool: string,
+  args: A & { idempotency_key?: string },
+  once: Once<A>,
+): Promise<ToolAnswer> {
   const { idempotency_key: key, ...rest } = args;
-  if (key === undefined) return (await once.run(null)).answer;
-  const claim = await idempotency.begin(caller.accountId, key, `mcp:${tool}`, rest);
+  const work = rest as A;
+  if (key === undefined) return (await once.run(null, work)).answer;
+  const claim = await idempotency.begin(caller.accountId, key, `mcp:${tool}`, work);
   if (claim.kind === 'resource') return once.rebuild(claim.resourceId);
   if (claim.kind === 'replay') return JSON.parse(claim.response.body) as ToolAnswer;
-  const { answer, final } = await once.run(claim.claim);
+  const { answer, final } = await once.run(claim.claim, work);
   // 202 as the API stores an answer that is not final: a retry rebuilds it from the resource.
   await idempotency.finish(claim.claim, { status: final ? 200 : 202, headers: {}, body: JSON.stringify(answer) });
   return answer;

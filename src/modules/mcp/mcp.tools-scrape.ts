@@ -57,9 +57,9 @@ export const scrapeTools = ({ scrape, idempotency, prices, scrapeWaitMs }: ToolD
     scope: 'scrape',
     schema: argumentsOf(scrapeBodySchema, { idempotency_key: idempotencyKeyArgument }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: (caller, { idempotency_key, ...body }) =>
-      onceFor(idempotency, caller, 'search_reddit', { idempotency_key, ...body }, {
-        run: async (claim) => {
+    run: (caller, args) =>
+      onceFor<ScrapeBody>(idempotency, caller, 'search_reddit', args, {
+        run: async (claim, body) => {
           const { scrape: view } = await scrape.submit(caller, body, { respondAsync: false, idempotency: claim });
           return { answer: scrapeAnswer(view as ScrapeView, 0), final: view.status === 'completed' || view.status === 'failed' };
         },

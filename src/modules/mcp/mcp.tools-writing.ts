@@ -42,9 +42,9 @@ export const writingTools = ({ generate, publish, idempotency, prices }: ToolDep
     scope: 'generate',
     schema: argumentsOf(generateBodySchema, { idempotency_key: idempotencyKeyArgument }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: (caller, { idempotency_key, ...body }) =>
-      onceFor(idempotency, caller, 'generate_draft', { idempotency_key, ...body }, {
-        run: async (claim) => ({ answer: draftAnswer(await generate.generate(caller, body as GenerateBody, claim)), final: true }),
+    run: (caller, args) =>
+      onceFor<GenerateBody>(idempotency, caller, 'generate_draft', args, {
+        run: async (claim, body) => ({ answer: draftAnswer(await generate.generate(caller, body, claim)), final: true }),
         rebuild: async (id) => draftAnswer(await generate.get(caller.accountId, id)),
       }),
   }),
