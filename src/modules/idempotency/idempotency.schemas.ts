@@ -20,3 +20,7 @@ export function parseIdempotencyKey(header: string): string | null {
   if (!KEY.test(header)) return null;
   return header.startsWith('"') ? header.slice(1, -1).replace(/\\(["\\])/g, '$1') : header;
 }
+
+/** An optional key already checked against the pattern (a header or a tool argument), unquoted: undefined when none was sent. */
+export const optionalIdempotencyKey = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : (parseIdempotencyKey(value) ?? undefined);

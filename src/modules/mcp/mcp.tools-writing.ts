@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { generateBodySchema, type GenerateBody } from '../generate/generate.schemas.ts';
 import type { GenerationView } from '../generate/generate.view.ts';
-import { parseIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
+import { optionalIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
 import { publishBodySchema, type PublishBody } from '../publish/publish.schemas.ts';
 import { excerpt, type ToolAnswer } from './mcp.results.ts';
 import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
@@ -76,7 +76,7 @@ export const writingTools = ({ generate, publish, idempotency, prices }: ToolDep
         return { summary: summary.join('\n'), data: { confirmed: false, would_publish: preview } };
       }
       // Publish keeps its keys on the publication itself, as POST /publish does: the same semantics.
-      const { publication } = await publish.publish(caller, body as PublishBody, idempotency_key === undefined ? undefined : (parseIdempotencyKey(idempotency_key) ?? undefined));
+      const { publication } = await publish.publish(caller, body as PublishBody, optionalIdempotencyKey(idempotency_key));
       const where = publication.reddit ? ` at ${publication.reddit.permalink}` : '';
       return { summary: `Publication ${publication.id} is ${publication.status}${where}. ${chargeLine(publication)}`, data: publication };
     },

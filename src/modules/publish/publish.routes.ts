@@ -5,7 +5,7 @@ import { connectionsErrors } from '../connections/connections.errors.ts';
 import { creditsErrors } from '../credits/credits.errors.ts';
 import { publishErrors } from './publish.errors.ts';
 import { committingPublication } from './publish.usecases.ts';
-import { parseIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
+import { optionalIdempotencyKey } from '../idempotency/idempotency.schemas.ts';
 import { callerOf } from '../keys/keys.hooks.ts';
 import { publicationParamsSchema, publicationSchema, publishBodySchema, publishHeadersSchema } from './publish.schemas.ts';
 import type { PublishUsecases } from './publish.usecases.ts';
@@ -63,8 +63,7 @@ export const publishRoutes: FastifyPluginAsyncTypebox<{ publish: PublishUsecases
     },
     async (request, reply) => {
       // The schema has checked the header's form, so it always names a key: `"k1"` and `k1` are one.
-      const header = request.headers['idempotency-key'];
-      const key = header === undefined ? undefined : (parseIdempotencyKey(header) ?? undefined);
+      const key = optionalIdempotencyKey(request.headers['idempotency-key']);
       const { publication, replayed } = await publish.publish(callerOf(request), request.body, key);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return publication;
