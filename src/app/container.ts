@@ -59,6 +59,8 @@ export interface Overrides {
   jobs?: JobQueue;
   /** DNS for webhook hosts (tests script it to check rebinding). */
   resolveHost?: HostResolver;
+  /** How long a webhook attempt waits for an answer (tests shorten the 10 s the document promises). */
+  webhookTimeoutMs?: number;
   /** Where lines about the database and the job queue go (the request log is Fastify's own). */
   log?: Logger;
   /** Options of the Reddit client built here (ignored when `reddit` is given). */
@@ -103,6 +105,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     secretKey: config.secretKey,
     resolveHost: overrides.resolveHost ?? systemResolver,
     log,
+    timeoutMs: overrides.webhookTimeoutMs,
   });
   await webhooks.sealClearSecrets();
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });

@@ -15,12 +15,16 @@ import { createAllowedMethods, routingErrors } from '../shared/http/allowed-meth
 import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from '../shared/http/error-mapper.ts';
 import { requestErrors } from '../shared/http/request-errors.ts';
 import { problemSchema } from '../shared/http/problems.ts';
+import { compiledOnce, serializersCompiledOnce } from '../shared/http/compiled-once.ts';
 import { strictValidatorCompiler } from '../shared/http/validator.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
 /** The methods whose requests carry content here; on any other, an empty JSON body is no body (see buildServer). */
 const METHODS_WITH_CONTENT = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The validators of every server this process builds: each schema compiled once (compiled-once.ts). */
+const validators = compiledOnce(strictValidatorCompiler);
 
 /** Raw-socket reply for requests Node's parser refuses (a control character or line break in a header). */
 function rawProblem(error: AppError): string {
@@ -56,6 +60,8 @@ export async function buildServer(
     // A bad percent-encoding or an over-long path segment: our wording, not Fastify's (which repeats the URL).
     frameworkErrors: sendProblem,
     return503OnClosing: true,
+    // Each schema's serializer compiled once per process, not once per server (compiled-once.ts).
+    schemaController: { compilersFactory: { buildSerializer: serializersCompiledOnce } },
     // Slow clients (headers or body trickled byte by byte) are cut off instead of holding sockets for ever.
     requestTimeout: services.config.http.requestTimeoutMs,
     keepAliveTimeout: services.config.http.keepAliveTimeoutMs,
@@ -68,7 +74,7 @@ export async function buildServer(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(strictValidatorCompiler);
+  app.setValidatorCompiler(validators);
   // Fastify refuses a QUERY (RFC 10008) without Content-Type before any handler runs, as an error the
   // not-found handler never sees (a 500). No route here answers QUERY, so it is read like the methods
   // Fastify does not know (PROPFIND, SEARCH, …): by its path alone, a 405 with Allow or a 404.

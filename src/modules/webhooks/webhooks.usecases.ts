@@ -40,8 +40,11 @@ export function createWebhooksUsecases(deps: {
   secretKey: Buffer | null;
   resolveHost: HostResolver;
   log: Pick<Logger, 'info'>;
+  /** How long an attempt waits for a complete answer: DELIVERY_TIMEOUT_MS unless a test shortens the wait. */
+  timeoutMs?: number;
 }) {
   const { db, jobs, clock, random, policy, secretKey, resolveHost, retryDelaySeconds, log } = deps;
+  const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const webhooks = createWebhooksRepository(db);
   const storedSecret = async (accountId: string) => (await webhooks.secretOf(accountId))?.webhook_secret ?? null;
 
@@ -116,7 +119,7 @@ export function createWebhooksUsecases(deps: {
       // connected to exactly the checked addresses; a redirect is an answer, not followed.
       const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);
       const statusCode = await postPinned(url, addresses, {
-        timeoutMs: DELIVERY_TIMEOUT_MS,
+        timeoutMs,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'subpilot-webhooks/1',
@@ -131,7 +134,7 @@ export function createWebhooksUsecases(deps: {
       // The account is told how far the POST got; the exact cause (it can tell a closed port from a filtered one) goes to the log only.
       const failure = cause instanceof PostFailure ? { stage: cause.stage, err: cause.cause } : { err: cause };
       log.info({ delivery_id: delivery.id, ...failure }, 'a webhook attempt failed');
-      return { statusCode: null, error: attemptError(cause, DELIVERY_TIMEOUT_MS) };
+      return { statusCode: null, error: attemptError(cause, timeoutMs) };
     }
   }
 
