@@ -3,6 +3,7 @@ import formats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/app/server.ts';
+import { REFUSED_AS } from '../../src/shared/http/field-rules.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
 import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
 import { mutations, type Rule } from '../support/schema-mutations.ts';
@@ -13,8 +14,9 @@ import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 /*
  * Request bodies generated from the served document, 200 valid and 200 invalid per operation that takes
  * one (a oneOf body's 200 spread over its branches). "Valid" and "invalid" are ajv's verdict on the
- * document's schema, not the generator's claim: a valid body must never be refused as `request.invalid`,
- * an invalid one (a valid body with one rule broken) always must. Valid bodies go all the way: the
+ * document's schema, not the generator's claim: a valid body must never be refused by a rule the
+ * document states (`request.invalid`, or the code `x-refused-as` gives a rule between fields, such as
+ * `query.missing`), an invalid one (a valid body with one rule broken) always must. Valid bodies go all the way: the
  * account has credits and a connected Reddit user, generate has a (fake) language model, publish a
  * (fake) Reddit, checkout a (fake) Stripe. Any answer other than request.invalid (a 202, a 404 for a generation that does not
  * exist, a 422 publish.rejected from Reddit) counts as not refused: the schema let it through.
@@ -27,12 +29,10 @@ const LIMITS = { MONITOR_MAX_PER_ACCOUNT: '1000000', MONITOR_MAX_SUBREDDITS_PER_
 /** 422s with codes of their own that a valid body may get: checks the schema cannot say, about the account or Reddit. */
 const OTHER_422_CODES = [
   'billing.unknown_pack', // a whole number of credits, but no pack of CREDIT_PACKS has that many
-  'generate.reply_to_invalid', // a reply with neither reply_to nor its older name post_id, or both: a rule between two optional fields
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
   'query.invalid', // a query the grammar refuses (docs/api/queries.md): no JSON Schema can state a grammar
-  'query.missing', // neither keywords nor a query: a rule between two optional fields
   'webhooks.invalid_url', // the URL is well formed but not one this server delivers to (http, credentials, a private host)
 ];
 
@@ -64,7 +64,13 @@ type Document = { paths: Record<string, Record<string, { requestBody?: { content
 type Broken = { rule: Rule; path: string; body: unknown };
 type Outcome = { status: number; code: string | null };
 
-const refusedByValidation = (outcome: Outcome) => outcome.status === 422 && outcome.code === 'request.invalid';
+/** The codes of a schema's rules between fields (field-rules.ts), at any depth, through its $refs. */
+function statedCodes(schema: unknown, components: Components): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  const node = '$ref' in schema ? deref(schema as Schema, components) : (schema as Schema);
+  const own = REFUSED_AS in node ? [String(node[REFUSED_AS])] : [];
+  return [...own, ...Object.values(node).flatMap((child) => statedCodes(child, components))];
+}
 /** Within the server's body limit: a larger body is answered 413 before any validation. */
 const fits = (body: unknown) => Buffer.byteLength(JSON.stringify(body)) <= BODY_LIMIT;
 /** n split as evenly as can be over `parts` (the first ones get the remainder). */
@@ -138,9 +144,7 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     ajv = new Ajv2020({ strict: false, allErrors: true });
     formats.default(ajv);
     ajv.addSchema({ $id: 'doc', components: doc.components });
-    const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'] } });
-    expect(created.status).toBe(201);
-    ids.monitors = ((await created.json()) as { id: string }).id;
+    ids.monitors = await newMonitor();
     // A completed draft to edit, and a match (the poller's to find; stored here as it stores them) to dismiss or reopen.
     const drafted = await app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'x' } });
     expect(drafted.status).toBe(200);
@@ -155,10 +159,19 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
   const validatorFor = (schema: Schema): ValidateFunction =>
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
 
+  /** A monitor with keywords and a query: a PATCH may empty either one, as the document allows. */
+  async function newMonitor(): Promise<string> {
+    const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'], query: 'x' } });
+    expect(created.status).toBe(201);
+    return ((await created.json()) as { id: string }).id;
+  }
+
   async function send(method: string, path: string, body: unknown): Promise<Outcome> {
-    // PATCH changes the one resource of its kind made above; a scrape answers 202 at once and stays queued (no worker).
+    // PATCH changes the one resource of its kind made above (a monitor, one of its own: what one PATCH
+    // empties, the next could not); a scrape answers 202 at once and stays queued (no worker).
     const headers: Record<string, string> = path.endsWith('/scrape') ? { prefer: 'respond-async' } : {};
-    const target = path.replace('{id}', ids[path.split('/')[3]!]!);
+    const kind = path.split('/')[3]!;
+    const target = path.replace('{id}', kind === 'monitors' ? await newMonitor() : ids[kind]!);
     const response = await app.api(method, target, { token, body: JSON.stringify(body), headers });
     const problem = response.headers.get('content-type')?.startsWith('application/problem+json') ? await response.json() : (await response.arrayBuffer(), null);
     return { status: response.status, code: (problem as { code?: string } | null)?.code ?? null };
@@ -173,9 +186,12 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     expect(withBodies.sort()).toEqual([...OPERATIONS].sort());
   });
 
-  it.each(OPERATIONS)('%s: valid bodies are never refused as request.invalid, invalid ones always are', async (operation) => {
+  it.each(OPERATIONS)('%s: valid bodies are never refused by a rule the document states, invalid ones always are', async (operation) => {
     const [method, path] = operation.split(' ') as [string, string];
     const schema = doc.paths[path]![method.toLowerCase()]!.requestBody!.content['application/json']!.schema;
+    // Refused by the validator (request.invalid) or as one of the rules between fields it states.
+    const stated = new Set(['request.invalid', ...statedCodes(schema, doc.components)]);
+    const refusedByValidation = (outcome: Outcome) => outcome.status === 422 && stated.has(outcome.code ?? '');
     const validate = validatorFor(schema);
     const branches = deref(schema, doc.components).oneOf ?? [schema];
     const seed = SEED + OPERATIONS.indexOf(operation) * 100;

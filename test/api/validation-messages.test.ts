@@ -1,3 +1,4 @@
+import { hasFieldRules } from '../../src/shared/http/field-rules.ts';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -36,12 +37,16 @@ function sample(schema: Schema, resolve: (schema: Schema) => Schema): unknown {
   schema = resolve(schema);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
-  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  // An object's rule between fields is not a union of shapes: the object has what its first branch requires.
+  const rule = hasFieldRules(schema) ? ((schema.anyOf ?? schema.oneOf) as Schema[] | undefined)?.[0] : undefined;
+  const branches = hasFieldRules(schema) ? undefined : ((schema.anyOf ?? schema.oneOf) as Schema[] | undefined);
   if (branches) return sample(branches.find((branch) => branch.type !== 'null') ?? branches[0]!, resolve);
   switch (schema.type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
-      return Object.fromEntries(((schema.required ?? []) as string[]).map((name) => [name, sample(properties[name]!, resolve)]));
+      const required = [...((schema.required ?? []) as string[]), ...((rule?.required ?? []) as string[])];
+      const narrowed = (rule?.properties ?? {}) as Record<string, Schema>;
+      return Object.fromEntries(required.map((name) => [name, sample({ ...resolve(properties[name]!), ...narrowed[name] }, resolve)]));
     }
     case 'array':
       return Array.from({ length: (schema.minItems as number | undefined) ?? 0 }, () => sample(schema.items as Schema, resolve));
@@ -125,14 +130,17 @@ describe.each(engines)('every schema keyword a request can break gets a message 
     patterns = [];
     const walk = (raw: Schema, base: Omit<Use, 'keyword' | 'schema'>) => {
       const schema = resolve(raw);
+      // A rule between fields is refused with a code of its own, not by the validator (field-rules.ts;
+      // openapi-generated-bodies.test.ts breaks each one): its keywords are not the validator's to word.
+      const between = hasFieldRules(schema) ? ['anyOf', 'oneOf', 'not'] : [];
       for (const [keyword, value] of Object.entries(schema)) {
-        if (keyword.startsWith('x-') || ANNOTATIONS.has(keyword)) continue;
+        if (keyword.startsWith('x-') || ANNOTATIONS.has(keyword) || between.includes(keyword)) continue;
         if (keyword === 'pattern') patterns.push(value as string);
         uses.push({ ...base, keyword, schema });
       }
       for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) walk(property, { ...base, pointer: [...base.pointer, name] });
       if (schema.items) walk(schema.items as Schema, { ...base, pointer: [...base.pointer, 0] });
-      for (const branch of [...((schema.anyOf ?? schema.oneOf ?? []) as Schema[])]) {
+      for (const branch of between.length > 0 ? [] : ((schema.anyOf ?? schema.oneOf ?? []) as Schema[])) {
         walk(branch, { ...base, branches: [...base.branches, { pointer: base.pointer, schema: branch }] });
       }
       for (const part of (schema.allOf ?? []) as Schema[]) walk(part, base);

@@ -1,4 +1,6 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
+import { hasFieldRules } from '../../src/shared/http/field-rules.ts';
 
 /** A JSON Schema node as the OpenAPI document writes it (2020-12 keywords, `$ref` into components). */
 export type Schema = {
@@ -8,6 +10,7 @@ export type Schema = {
   const?: unknown;
   anyOf?: Schema[];
   oneOf?: Schema[];
+  not?: Schema;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
@@ -38,11 +41,14 @@ export const deref = (schema: Schema, components: Components): Schema => {
 /** Length as JSON Schema counts it: in code points, not UTF-16 units. */
 export const codePoints = (text: string) => [...text].length;
 
+/** A union's branches; an object's rules between its fields (field-rules.ts) are not a union. */
+export const unionOf = (schema: Schema): Schema[] | undefined => (hasFieldRules(schema) ? undefined : (schema.anyOf ?? schema.oneOf));
+
 /** The values of an enumeration, also when written as a union of one-value enums (TypeBox's literals). */
 export function enumValues(schema: Schema, components: Components): unknown[] | null {
   if (schema.enum) return schema.enum;
   if ('const' in schema) return [schema.const];
-  const branches = schema.anyOf ?? schema.oneOf;
+  const branches = unionOf(schema);
   if (!branches) return null;
   const values = branches.map((branch) => enumValues(deref(branch, components), components));
   return values.every((v): v is unknown[] => v !== null) ? values.flat() : null;
@@ -93,10 +99,18 @@ function stringArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrar
   return fc.oneof(...arms).filter(accepts);
 }
 
+const ruleChecker = new Ajv2020({ strict: false });
+
 function objectArbitrary(schema: Schema, components: Components, options: ArbitraryOptions): fc.Arbitrary<unknown> {
   const properties = Object.entries(schema.properties ?? {});
   const model = Object.fromEntries(properties.map(([name, property]) => [name, schemaArbitrary(property, components, options)]));
-  return fc.record(model, { requiredKeys: schema.required ?? [] });
+  const required = schema.required ?? [];
+  if (!hasFieldRules(schema)) return fc.record(model, { requiredKeys: required });
+  // A rule between fields: each branch's fields required in turn, and only the objects the whole rule takes.
+  const { anyOf, oneOf, not } = schema;
+  const holds = ruleChecker.compile({ ...(anyOf ? { anyOf } : {}), ...(oneOf ? { oneOf } : {}), ...(not ? { not } : {}) });
+  const arms = (anyOf ?? oneOf ?? [{}]).map((branch) => fc.record(model, { requiredKeys: [...new Set([...required, ...(branch.required ?? [])])] }));
+  return fc.oneof(...arms).filter((value) => holds(value) as boolean);
 }
 
 /** Values the schema accepts, from fast-check's arbitraries (biased towards bounds and edge cases). */
@@ -104,7 +118,7 @@ export function schemaArbitrary(schema: Schema, components: Components, options:
   const node = deref(schema, components);
   const values = enumValues(node, components);
   if (values) return fc.constantFrom(...values);
-  const branches = node.oneOf ?? node.anyOf;
+  const branches = unionOf(node);
   if (branches) return fc.oneof(...branches.map((branch) => schemaArbitrary(branch, components, options)));
   switch (node.type) {
     case 'null':

@@ -1,4 +1,5 @@
-import { codePoints, deref, enumValues, type Components, type Schema } from './schema-arbitraries.ts';
+import { hasFieldRules } from '../../src/shared/http/field-rules.ts';
+import { codePoints, deref, enumValues, unionOf, type Components, type Schema } from './schema-arbitraries.ts';
 
 /** The JSON Schema keyword a mutation breaks: ajv names the same keyword when it refuses the body. */
 export type Rule =
@@ -14,7 +15,10 @@ export type Rule =
   | 'additionalProperties'
   | 'minItems'
   | 'maxItems'
-  | 'uniqueItems';
+  | 'uniqueItems'
+  | 'anyOf'
+  | 'oneOf'
+  | 'not';
 
 /** One rule broken at `path` (a JSON pointer, as ajv's instancePath); `apply` makes the body, a copy. */
 export interface Mutation {
@@ -27,7 +31,8 @@ export interface Mutation {
 type Site =
   | { rule: Rule; path: string[]; value: unknown }
   | { rule: 'required'; path: string[]; remove: string }
-  | { rule: 'additionalProperties'; path: string[]; add: string };
+  | { rule: 'additionalProperties'; path: string[]; add: string }
+  | { rule: 'anyOf' | 'oneOf' | 'not'; path: string[]; fields: Record<string, unknown> };
 
 const UNKNOWN_FIELD = 'unexpected_field';
 const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value);
@@ -35,7 +40,7 @@ const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
 /** The JSON types a schema allows (`integer` where it says so; `number` allows integers too). */
 function allowedTypes(schema: Schema, components: Components): Set<string> {
   const node = deref(schema, components);
-  const branches = node.anyOf ?? node.oneOf;
+  const branches = unionOf(node);
   if (branches) return new Set(branches.flatMap((branch) => [...allowedTypes(branch, components)]));
   const values = enumValues(node, components);
   if (values) return new Set(values.map(typeOf));
@@ -45,7 +50,7 @@ function allowedTypes(schema: Schema, components: Components): Set<string> {
 /** Of a union, the branch `value` is in: by its JSON type (the unions of request bodies differ by type). */
 function branchFor(schema: Schema, value: unknown, components: Components): Schema {
   const node = deref(schema, components);
-  const branches = node.anyOf ?? node.oneOf;
+  const branches = unionOf(node);
   if (!branches || enumValues(node, components)) return node;
   const branch = branches.find((b) => allowedTypes(b, components).has(typeOf(value)));
   return branch ? branchFor(branch, value, components) : node;
@@ -114,11 +119,29 @@ function collect(schema: Schema, value: unknown, path: string[], components: Com
     const present = Object.keys(value);
     for (const name of node.required ?? []) if (present.includes(name)) sites.push({ rule: 'required', path, remove: name });
     if (node.additionalProperties === false) sites.push({ rule: 'additionalProperties', path, add: UNKNOWN_FIELD });
+    if (hasFieldRules(node)) sites.push(...fieldRuleSites(node, path));
     for (const name of present) {
       const property = node.properties?.[name];
       if (property) collect(property, (value as Record<string, unknown>)[name], [...path, name], components, sites);
     }
   }
+}
+
+/**
+ * A rule between fields broken: no branch of an anyOf or oneOf met (every field they require left
+ * out), or the case a `not` names made (each field set to the one value its schema there allows).
+ */
+function fieldRuleSites(node: Schema, path: string[]): Site[] {
+  const sites: Site[] = [];
+  for (const rule of ['anyOf', 'oneOf'] as const) {
+    const named = (node[rule] ?? []).flatMap((branch) => branch.required ?? []);
+    if (named.length > 0) sites.push({ rule, path, fields: Object.fromEntries(named.map((name) => [name, undefined])) });
+  }
+  if (node.not) {
+    const only = (field: Schema) => (field.maxItems === 0 ? [] : field.type === 'null' ? null : field.const);
+    sites.push({ rule: 'not', path, fields: Object.fromEntries(Object.entries(node.not.properties ?? {}).map(([name, field]) => [name, only(field)])) });
+  }
+  return sites;
 }
 
 const pointer = (path: string[]) => path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
@@ -129,6 +152,7 @@ function mutation(body: unknown, site: Site): Mutation {
     const copy = structuredClone(body);
     const at = (parts: string[]) => parts.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], copy) as Record<string, unknown>;
     if ('remove' in site) delete at(site.path)[site.remove];
+    else if ('fields' in site) for (const [name, value] of Object.entries(site.fields)) value === undefined ? delete at(site.path)[name] : (at(site.path)[name] = value);
     else if ('add' in site) at(site.path)[site.add] = 'x';
     else at(site.path.slice(0, -1))[site.path.at(-1)!] = site.value;
     return copy;

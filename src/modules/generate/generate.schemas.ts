@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { fieldRule } from '../../shared/http/field-rules.ts';
 import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 import { MAX_INSTRUCTIONS } from './generate.limits.ts';
 
@@ -43,7 +44,17 @@ export const generateBodySchema = oneOf(
         tone,
         max_length: maxLength,
       },
-      { additionalProperties: false, title: 'GenerateReply' },
+      {
+        additionalProperties: false,
+        title: 'GenerateReply',
+        // Exactly one of the two (each branch names its field's type, as Redocly wants a required field defined).
+        ...fieldRule('generate.reply_to_invalid', {
+          oneOf: [
+            { required: ['reply_to'], properties: { reply_to: { type: 'string' } } },
+            { required: ['post_id'], properties: { post_id: { type: 'string' } } },
+          ],
+        }),
+      },
     ),
     Type.Object(
       {

@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { hasFieldRules } from '../../shared/http/field-rules.ts';
 import { invalidInput } from '../../shared/http/error-mapper.ts';
 import { RULE_KEYWORD } from '../../shared/http/validation-messages.ts';
 import { strictValidatorCompiler } from '../../shared/http/validator.ts';
@@ -6,7 +7,8 @@ import { strictValidatorCompiler } from '../../shared/http/validator.ts';
 type Json = Record<string, unknown>;
 type Properties = Record<string, TSchema>;
 
-const branchesOf = (schema: TSchema): TSchema[] | undefined => (schema as { oneOf?: TSchema[] }).oneOf;
+/** A union's shapes; a `oneOf` that is a rule between one shape's fields (field-rules.ts) is not one. */
+const branchesOf = (schema: TSchema): TSchema[] | undefined => (hasFieldRules(schema) ? undefined : (schema as { oneOf?: TSchema[] }).oneOf);
 
 /**
  * A route's schema with more fields, as a tool's arguments: an id from the path next to the query or

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
+import { fieldRule, SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
 import { nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
 
@@ -93,7 +94,7 @@ export const monitorBodySchema = Type.Object(
     draft_instructions: Type.Optional(fields.draft_instructions),
   },
   // Inline in the document, not named, for its defaults: see scrapeBodySchema.
-  { additionalProperties: false },
+  { additionalProperties: false, ...SOMETHING_TO_MATCH },
 );
 
 /** Any field of POST, and `status`; a field left out keeps its value. */
@@ -120,7 +121,13 @@ export const monitorPatchSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: 'MonitorUpdate' },
+  {
+    additionalProperties: false,
+    title: 'MonitorUpdate',
+    // Emptying both at once is refused whatever the monitor holds. Emptying one is refused when the
+    // monitor has none of the other, which depends on the monitor, not on the body.
+    ...fieldRule('query.missing', { not: { required: ['keywords', 'query'], properties: { keywords: { maxItems: 0 }, query: { type: 'null' } } } }),
+  },
 );
 
 export type MonitorBody = Static<typeof monitorBodySchema>;

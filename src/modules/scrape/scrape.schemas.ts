@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
+import { SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
 import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 
 export const MAX_RESULTS = 500;
@@ -66,7 +67,7 @@ export const scrapeBodySchema = Type.Object(
   },
   // No `title`: a named schema's defaulted fields become required in openapi-typescript's output
   // (defaultNonNullable), which would make clients send every one; inline, they stay optional.
-  { additionalProperties: false },
+  { additionalProperties: false, ...SOMETHING_TO_MATCH },
 );
 
 export type ScrapeBody = Static<typeof scrapeBodySchema>;

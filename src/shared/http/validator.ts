@@ -2,6 +2,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Settings } from 'typebox/system';
+import { withoutFieldRules } from './field-rules.ts';
 import { explainErrors, type Issue, type RawError, type Schema } from './validation-issues.ts';
 import { fieldName, got, RULE_KEYWORD, rules, type RequestPart } from './validation-messages.ts';
 
@@ -40,7 +41,9 @@ function requireRules(schema: unknown, where: string): void {
  * ` 5`, `5.0`, `+5` and `0x5` as integers; an integer here is written in digits only, as its schema
  * says, and anything else is a 422 naming the parameter. Bodies are JSON and keep their types.
  */
-export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
+export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = (documented) => {
+  // Rules between fields are the usecases' to refuse, with codes of their own (field-rules.ts).
+  const route = { ...documented, schema: withoutFieldRules(documented.schema) };
   requireRules(route.schema, `${route.method} ${route.url} ${route.httpPart}`);
   const part = (route.httpPart ?? 'body') as RequestPart;
   // TypeBox's compiler converts every part but the body before checking it (Value.Convert, about 5 µs
