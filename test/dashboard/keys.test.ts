@@ -105,7 +105,7 @@ describe.each(engines)('dashboard API keys, credits and scrapes pages on %s', (e
 
     const credits = (await browser.get('/dashboard/credits')).body;
     expect(credits).toContain('Balance: <strong>9</strong>');
-    expect(credits).toMatch(/charge<\/td>\s*<td class="num minus">-1<\/td>[\s\S]*?make <code>ak_live_[0-9a-f]{8}…<\/code>/);
+    expect(credits).toMatch(/charge<\/td>\s*<td class="num minus"[^>]*>-1<\/td>[\s\S]*?make <code>ak_live_[0-9a-f]{8}…<\/code>/);
     expect(credits.indexOf('charge')).toBeLessThan(credits.indexOf('welcome'));
 
     const list = (await browser.get('/dashboard/scrapes')).body;

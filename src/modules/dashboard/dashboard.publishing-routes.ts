@@ -11,7 +11,7 @@ import { appProblem, goneAsNull, sendPage } from './dashboard.reply.ts';
 import { dashboardCaller, sessionOf, viewerOf } from './dashboard.session.ts';
 import { draftPage, draftsPage } from './views/drafts.ts';
 import { publicationPage, publicationsPage } from './views/publications.ts';
-import { publishConfirmPage } from './views/publish-confirm.ts';
+import { publishConfirmPage, type RailFlag } from './views/publish-confirm.ts';
 
 const PAGE_SIZE = 25;
 const pageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -24,7 +24,16 @@ const confirmBody = Type.Object({
   return_to: returnTo,
   // The confirmation's own Idempotency-Key (its page makes one): a second press of Confirm replays the first.
   attempt: Type.String({ pattern: '^dashboard-[0-9a-f-]{36}$', 'x-rule': 'must be the key its confirm page gave' }),
+  // The boxes the page offers after a rail refused: present means ticked, as a browser sends a checkbox.
+  allow_duplicate: Type.Optional(Type.String({ maxLength: 10 })),
+  allow_second_reply: Type.Optional(Type.String({ maxLength: 10 })),
 });
+
+/**
+ * The rails a request may lift, by the code of their refusal, and the API flag that lifts each
+ * (docs/api/rails.md); the paces cannot be lifted, so their refusals offer no box.
+ */
+const FLAG_OF: Record<string, RailFlag> = { 'publish.duplicate': 'allow_duplicate', 'publish.second_reply': 'allow_second_reply' };
 
 /** What the confirm page shows beside its button: publish's refusal (a rail, the balance, the connection, Reddit). */
 type Refusal = Pick<AppError, 'message' | 'status'> & { code?: string };
@@ -40,7 +49,7 @@ export const publishingRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUse
   { generate, publish, inbox },
 ) => {
   /** The confirmation as it stands now: a fresh preview (and attempt), with a refusal from the last press if any. */
-  async function renderConfirm(request: FastifyRequest, id: string, back: string | null, refused?: Refusal) {
+  async function renderConfirm(request: FastifyRequest, id: string, back: string | null, refused?: Refusal, ticked: RailFlag[] = []) {
     const { accountId } = sessionOf(request);
     const draft = await generate.show(accountId, id);
     const match = draft.match_id ? await inbox.get(accountId, draft.match_id).catch(goneAsNull) : null;
@@ -50,7 +59,11 @@ export const publishingRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUse
       return null;
     });
     const connect = preview === null && problem?.code?.startsWith('connections.');
-    const page = publishConfirmPage({ viewer: viewerOf(request)!, draft, preview, match, returnTo: back, attempt: `dashboard-${randomUUID()}`, error: problem?.message, connect });
+    // The box for the rail that refused, beside those already ticked: a lifted rail stays lifted on the next press.
+    const offered = problem?.code ? FLAG_OF[problem.code] : undefined;
+    const overrides = [...ticked.map((flag) => ({ flag, ticked: true })), ...(offered && !ticked.includes(offered) ? [{ flag: offered, ticked: false }] : [])];
+    const attempt = `dashboard-${randomUUID()}`;
+    const page = publishConfirmPage({ viewer: viewerOf(request)!, draft, preview, match, returnTo: back, attempt, error: problem?.message, connect, overrides });
     return { page, status: problem?.status ?? 200 };
   }
   const returnOf = (raw: string | undefined) => (raw === undefined ? null : inboxPath(filterOfPath(raw)));
@@ -73,16 +86,19 @@ export const publishingRoutes: FastifyPluginAsyncTypebox<{ generate: GenerateUse
   app.post('/drafts/:id/publish', { schema: { params: idParams, body: confirmBody } }, async (request, reply) => {
     const { id } = request.params;
     const back = returnOf(request.body.return_to);
+    const ticked = (['allow_duplicate', 'allow_second_reply'] as const).filter((flag) => request.body[flag] !== undefined);
+    const lifted: Partial<Record<RailFlag, true>> = {};
+    for (const flag of ticked) lifted[flag] = true;
     let published;
     try {
-      ({ publication: published } = await publish.publish(dashboardCaller(request), { generation_id: id }, request.body.attempt));
+      ({ publication: published } = await publish.publish(dashboardCaller(request), { generation_id: id, ...lifted }, request.body.attempt));
     } catch (error) {
-      const { page, status } = await renderConfirm(request, id, back, appProblem(error));
+      const { page, status } = await renderConfirm(request, id, back, appProblem(error), ticked);
       return sendPage(reply, page, status);
     }
     // Only a second press of the same confirmation can answer a failure (its replay): shown like the first answer was.
     if (published.status === 'failed') {
-      const { page, status } = await renderConfirm(request, id, back, { message: published.error ?? 'Reddit refused it.', status: 409 });
+      const { page, status } = await renderConfirm(request, id, back, { message: published.error ?? 'Reddit refused it.', status: 409 }, ticked);
       return sendPage(reply, page, status);
     }
     const matchId = (await generate.get(sessionOf(request).accountId, id)).match_id;

@@ -28,18 +28,19 @@ function described(entry: Entry): Html {
 
 function ledgerTable(usage: Usage): Html {
   if (usage.data.length === 0) return html`<p class="muted">No credit movements yet.</p>`;
-  return html`<div class="table-scroll"><table>
+  // On a phone each entry is a card (the cells' data-label name their values): seven columns do not fit 390 px.
+  return html`<div class="table-scroll table-cards"><table>
   <thead><tr><th>When</th><th>For</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Key</th><th>Via</th></tr></thead>
   <tbody>
   ${usage.data.map(
     (entry) => html`<tr>
-    <td>${when(entry.created_at)}</td>
-    <td>${described(entry)}</td>
-    <td>${entry.type}</td>
-    <td class="num ${entry.amount < 0 ? 'minus' : 'plus'}">${signed(entry.amount)}</td>
-    <td class="num">${entry.balance_after}</td>
-    <td>${entry.key ? html`${entry.key.name} <code>${entry.key.prefix}…</code>` : html`<span class="muted">—</span>`}</td>
-    <td>${entry.via ? VIA_LABELS[entry.via] : html`<span class="muted">—</span>`}</td>
+    <td data-label="When">${when(entry.created_at)}</td>
+    <td data-label="For">${described(entry)}</td>
+    <td data-label="Type">${entry.type}</td>
+    <td class="num ${entry.amount < 0 ? 'minus' : 'plus'}" data-label="Amount">${signed(entry.amount)}</td>
+    <td class="num" data-label="Balance after">${entry.balance_after}</td>
+    <td data-label="Key">${entry.key ? html`${entry.key.name} <code>${entry.key.prefix}…</code>` : html`<span class="muted">—</span>`}</td>
+    <td data-label="Via">${entry.via ? VIA_LABELS[entry.via] : html`<span class="muted">—</span>`}</td>
   </tr>`,
   )}
   </tbody>

@@ -57,19 +57,20 @@ function monitorsTable(monitors: MonitorView[], activity: MonitorsPage['activity
     return html`<p class="muted mon-empty">No monitors yet. <a href="#create-monitor">Create your first monitor below ↓</a>
   or call <code>POST /api/v1/monitors</code>.</p>`;
   }
-  return html`<div class="table-scroll"><table class="mon-table">
+  // On a phone each row is a card (the cells' data-label name their values): eight columns do not fit 390 px.
+  return html`<div class="table-scroll table-cards"><table class="mon-table">
   <thead><tr><th>Name</th><th>Status</th><th>Subreddits</th><th>Looking for</th><th>Watches</th><th class="num">Matches today</th><th>Last match</th><th>Health</th></tr></thead>
   <tbody>
   ${monitors.map((m) => {
     const { matches_today, last_match_at } = activity.monitors.get(m.id) ?? NONE;
     return html`<tr>
-    <td class="mon-name"><a href="/dashboard/monitors/${m.id}"><bdi>${m.name}</bdi></a></td>
-    <td>${statusOf(m)}</td>
-    <td>${some(m.subreddits)}</td><td>${lookingFor(m)}</td>
-    <td>${sourcesText(m.sources)}</td>
-    <td class="num">${matches_today}</td>
-    <td>${last_match_at ? ago(last_match_at, activity.now) : html`<span class="muted">none yet</span>`}</td>
-    <td class="mon-summary">${healthSummary(m.health, activity.now)}</td>
+    <td class="mon-name" data-label="Name"><a href="/dashboard/monitors/${m.id}"><bdi>${m.name}</bdi></a></td>
+    <td data-label="Status">${statusOf(m)}</td>
+    <td data-label="Subreddits">${some(m.subreddits)}</td><td data-label="Looking for">${lookingFor(m)}</td>
+    <td data-label="Watches">${sourcesText(m.sources)}</td>
+    <td class="num" data-label="Matches today">${matches_today}</td>
+    <td data-label="Last match">${last_match_at ? ago(last_match_at, activity.now) : html`<span class="muted">none yet</span>`}</td>
+    <td class="mon-summary" data-label="Health">${healthSummary(m.health, activity.now)}</td>
   </tr>`;
   })}
   </tbody>

@@ -24,7 +24,27 @@ export interface PublishConfirmPage {
   error?: string;
   /** The refusal is a missing or lapsed Reddit connection: the way to fix it is linked. */
   connect?: boolean;
+  /** Boxes lifting a rail: the one that refused (unticked) and those the last press had ticked. */
+  overrides?: { flag: RailFlag; ticked: boolean }[];
 }
+
+/** The API's flags that lift a rail for one publication (docs/api/rails.md), sent by the confirm form as checkboxes. */
+export type RailFlag = 'allow_duplicate' | 'allow_second_reply';
+
+/** What ticking the box does, in the person's words; the flag's name is there too, to match the rail's reason above it. */
+const OVERRIDE_WORDS: Record<RailFlag, [string, string]> = {
+  allow_duplicate: ['Publish the same text again', 'lifts the same-text rail for this publication only'],
+  allow_second_reply: ['Reply in this thread again', 'lifts the one-reply-per-thread rail for this publication only'],
+};
+
+/** Unticked by default: a rail is lifted only by someone who has read why it refused. */
+const overrideBoxes = (overrides: PublishConfirmPage['overrides'] = []) =>
+  overrides.length
+    ? html`<fieldset class="confirm-override"><legend>Publish anyway?</legend>${overrides.map(({ flag, ticked }) => {
+        const [label, hint] = OVERRIDE_WORDS[flag];
+        return html`<label class="check"><input type="checkbox" name="${flag}" value="on"${ticked ? html` checked` : null}> ${label} <span class="muted">(<code>${flag}</code>: ${hint})</span></label>`;
+      })}</fieldset>`
+    : null;
 
 const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
@@ -70,6 +90,7 @@ function confirmation(view: PublishConfirmPage, preview: Preview): Html {
     ${csrfField(view.viewer.csrfToken)}
     ${view.returnTo ? html`<input type="hidden" name="return_to" value="${view.returnTo}">` : null}
     <input type="hidden" name="attempt" value="${view.attempt}">
+    ${overrideBoxes(view.overrides)}
     <button type="submit">Confirm and publish</button>
     <a href="${cancelHref(view)}">Cancel</a>
   </form>
@@ -79,7 +100,8 @@ function confirmation(view: PublishConfirmPage, preview: Preview): Html {
 /**
  * The one confirm step before anything is posted, from a draft's page or the Inbox: the exact text,
  * where it goes (the t1_/t3_ parent and its subreddit, whose comment), as which Reddit user, and the
- * price. Nothing is posted before Confirm; a refusal (a rail, the balance, Reddit) is shown beside it.
+ * price. Nothing is posted before Confirm; a refusal (a rail, the balance, Reddit) is shown beside it, and
+ * a rail the API lets a request lift (the same text again, a second reply in a thread) offers its box.
  */
 export function publishConfirmPage(view: PublishConfirmPage): Html {
   const { preview } = view;
