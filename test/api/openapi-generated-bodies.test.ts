@@ -144,7 +144,10 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     ajv = new Ajv2020({ strict: false, allErrors: true });
     formats.default(ajv);
     ajv.addSchema({ $id: 'doc', components: doc.components });
-    ids.monitors = await newMonitor();
+    // With keywords and a query: a PATCH may empty either one, as the document allows.
+    const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'], query: 'x' } });
+    expect(created.status).toBe(201);
+    ids.monitors = ((await created.json()) as { id: string }).id;
     // A completed draft to edit, and a match (the poller's to find; stored here as it stores them) to dismiss or reopen.
     const drafted = await app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'x' } });
     expect(drafted.status).toBe(200);
@@ -159,19 +162,31 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
   const validatorFor = (schema: Schema): ValidateFunction =>
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
 
-  /** A monitor with keywords and a query: a PATCH may empty either one, as the document allows. */
-  async function newMonitor(): Promise<string> {
-    const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'], query: 'x' } });
-    expect(created.status).toBe(201);
-    return ((await created.json()) as { id: string }).id;
+  /**
+   * PATCHes of the monitor, one at a time, each after its keywords and query are set back: what one
+   * PATCH empties, the next could otherwise not (a refusal that depends on the monitor, not the body).
+   */
+  let monitorTurn = Promise.resolve();
+  function inTurn<T>(patch: () => Promise<T>): Promise<T> {
+    const turn = monitorTurn.then(async () => {
+      const reset = await app.api('PATCH', `/api/v1/monitors/${ids.monitors}`, { token, body: { keywords: ['x'], query: 'x' } });
+      expect(reset.status).toBe(200);
+      return patch();
+    });
+    monitorTurn = turn.then(() => undefined, () => undefined);
+    return turn;
   }
 
   async function send(method: string, path: string, body: unknown): Promise<Outcome> {
-    // PATCH changes the one resource of its kind made above (a monitor, one of its own: what one PATCH
-    // empties, the next could not); a scrape answers 202 at once and stays queued (no worker).
-    const headers: Record<string, string> = path.endsWith('/scrape') ? { prefer: 'respond-async' } : {};
     const kind = path.split('/')[3]!;
-    const target = path.replace('{id}', kind === 'monitors' ? await newMonitor() : ids[kind]!);
+    if (kind === 'monitors' && method === 'PATCH') return inTurn(() => sendNow(method, path, body));
+    return sendNow(method, path, body);
+  }
+
+  async function sendNow(method: string, path: string, body: unknown): Promise<Outcome> {
+    // PATCH changes the one resource of its kind made above; a scrape answers 202 at once and stays queued (no worker).
+    const headers: Record<string, string> = path.endsWith('/scrape') ? { prefer: 'respond-async' } : {};
+    const target = path.replace('{id}', ids[path.split('/')[3]!]!);
     const response = await app.api(method, target, { token, body: JSON.stringify(body), headers });
     const problem = response.headers.get('content-type')?.startsWith('application/problem+json') ? await response.json() : (await response.arrayBuffer(), null);
     return { status: response.status, code: (problem as { code?: string } | null)?.code ?? null };

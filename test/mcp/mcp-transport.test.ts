@@ -6,6 +6,7 @@ import { createServices, type Services } from '../../src/app/container.ts';
 import { buildServer } from '../../src/app/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { pinnedClock } from '../support/monitors.ts';
 import { ledgerSum } from '../support/ledger.ts';
 import { serverWithLogs } from '../support/logged-server.ts';
 import { callTool, mcpClient, textOf } from '../support/mcp.ts';
@@ -123,15 +124,21 @@ describe.each(engines)('/mcp keys, hosts and instances on %s', (engine) => {
   });
 
   it('tools/list counts against the rate limit like a tool call: past it, a JSON-RPC error in our words', async () => {
-    const { token } = await app.accountWithKey(0);
-    // Raw requests: the SDK's client keeps the list for the hour the server allows, and would not ask again.
-    const list = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} };
-    const headers = { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' };
-    // The answer comes as one server-sent event: its data line is the JSON-RPC message.
-    const rpc = async () => JSON.parse(/^data: (.*)$/m.exec((await post(app.url, headers, list)).body)![1]!);
-    for (let i = 0; i < 5; i++) expect((await rpc()).result.tools).toHaveLength(12);
-    const refused = await rpc();
-    expect(refused.error.message).toMatch(/more than 5 requests this minute.*\(code rate_limit\.exceeded\)$/);
+    // A pinned clock: the limit counts in minutes of the clock, and a minute ending mid-test would let the sixth through.
+    const pinned = await startTestApp(engine, { env: { RATE_LIMIT_PER_MINUTE: '5' }, overrides: { clock: pinnedClock().now } });
+    try {
+      const { token } = await pinned.accountWithKey(0);
+      // Raw requests: the SDK's client keeps the list for the hour the server allows, and would not ask again.
+      const list = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} };
+      const headers = { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' };
+      // The answer comes as one server-sent event: its data line is the JSON-RPC message.
+      const rpc = async () => JSON.parse(/^data: (.*)$/m.exec((await post(pinned.url, headers, list)).body)![1]!);
+      for (let i = 0; i < 5; i++) expect((await rpc()).result.tools).toHaveLength(12);
+      const refused = await rpc();
+      expect(refused.error.message).toMatch(/more than 5 requests this minute.*\(code rate_limit\.exceeded\)$/);
+    } finally {
+      await pinned.close();
+    }
   });
 
   it('arguments nested thousands of levels deep are a 422 problem in words, logged, before the protocol library parses them', async () => {
