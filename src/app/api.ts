@@ -2,6 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { AppError } from '../shared/errors.ts';
 import { billingApiRoutes } from '../modules/billing/billing.routes.ts';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
+import { destinationsRoutes } from '../modules/destinations/destinations.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
@@ -77,6 +78,7 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(publishRoutes, { publish: services.publish });
   await api.register(monitorsRoutes, { monitors: services.monitors });
   await api.register(inboxRoutes, { inbox: services.inbox });
+  await api.register(destinationsRoutes, { destinations: services.destinations });
 
   // After a billable call that went through, send any low-balance alert it wrote (and start the auto
   // top-up of a crossing it made) now rather than at the worker's next pass. Not awaited: the answer is

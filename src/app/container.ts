@@ -25,6 +25,10 @@ import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runne
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
+import { CHAT_TIMEOUT_MS, MAX_RETRY_AFTER_MS } from '../modules/destinations/destinations.delivery.ts';
+import type { DestinationKind } from '../modules/destinations/destinations.tables.ts';
+import { createDestinationsUsecases, DESTINATION_QUEUE } from '../modules/destinations/destinations.usecases.ts';
+import { postChat } from '../integrations/chat/chat.client.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
 import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
@@ -61,6 +65,8 @@ export interface Overrides {
   resolveHost?: HostResolver;
   /** How long a webhook attempt waits for an answer (tests shorten the 10 s the document promises). */
   webhookTimeoutMs?: number;
+  /** Where Slack's and Discord's webhooks live, and how long a post waits for them (tests: the fakes). */
+  chat?: { bases: Record<DestinationKind, string[]>; timeoutMs?: number };
   /** Where lines about the database and the job queue go (the request log is Fastify's own). */
   log?: Logger;
   /** Options of the Reddit client built here (ignored when `reddit` is given). */
@@ -108,6 +114,11 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     timeoutMs: overrides.webhookTimeoutMs,
   });
   await webhooks.sealClearSecrets();
+  const chatOptions = { timeoutMs: overrides.chat?.timeoutMs ?? CHAT_TIMEOUT_MS, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
+  const destinations = createDestinationsUsecases({
+    db, jobs, clock, random, log, secretKey: config.secretKey, sleep: overrides.sleep ?? realSleep, bases: overrides.chat?.bases,
+    post: (kind, url, message) => postChat(kind, url, message, chatOptions),
+  });
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
   const billing = createBillingUsecases({
     db,
@@ -167,6 +178,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   async function startWorker() {
     await jobs.work(SCRAPE_QUEUE, config.jobs.concurrency, (data) => runner.run(String(data.scrape_id)));
     await jobs.work(WEBHOOK_QUEUE, config.jobs.concurrency, (data) => webhooks.deliver(String(data.delivery_id)));
+    await jobs.work(DESTINATION_QUEUE, config.jobs.concurrency, (data) => destinations.drain(String(data.destination_id)));
     const recover = () =>
       Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch((error) =>
         // The next sweep tries again (the database may be away for a moment); say why this one did not run.
@@ -240,6 +252,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     billing,
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
+    destinations,
     startWorker,
     ping: () => ping(db),
     async close() {

@@ -6,9 +6,11 @@ import { send, sendRaw, startLimitsApp, startMainApp, type Call } from '../suppo
 import { CALLS, EVERY_OPERATION, callOf, type Checked, type World } from '../support/openapi-contract-calls.ts';
 import { matchStore } from '../support/matches.ts';
 import { REPLY_SCENARIOS } from '../support/openapi-contract-replies.ts';
-import { NOT_CONFIGURED, SCENARIOS as CORE_SCENARIOS, type Scenario } from '../support/openapi-contract-scenarios.ts';
+import { NOT_CONFIGURED as CORE_NOT_CONFIGURED, SCENARIOS as CORE_SCENARIOS, type Scenario } from '../support/openapi-contract-scenarios.ts';
+import { DESTINATION_SCENARIOS, DESTINATIONS_NOT_CONFIGURED } from '../support/openapi-contract-destinations.ts';
 
-const SCENARIOS = [...CORE_SCENARIOS, ...REPLY_SCENARIOS];
+const SCENARIOS = [...CORE_SCENARIOS, ...REPLY_SCENARIOS, ...DESTINATION_SCENARIOS];
+const NOT_CONFIGURED = [...CORE_NOT_CONFIGURED, ...DESTINATIONS_NOT_CONFIGURED];
 
 /**
  * Documented (operation, status) pairs that no call can bring about on an engine without a fault the
@@ -76,7 +78,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
       rich,
       broke: (await main.accountWithKey(0)).token,
       throttled: (await limits.accountWithKey(100)).token,
-      ids: { scrape: '', generation: '', publication: '', monitor: '', match: '', payment: '' },
+      ids: { scrape: '', generation: '', publication: '', monitor: '', match: '', payment: '', destination: '' },
       storeMatches: matchStore(main.services.db),
       serial: () => ++serial,
       send: async (app, call: Call) => checked(await send(apps[app].url, { ...call, token: call.token === undefined ? rich.token : call.token })),
@@ -99,6 +101,7 @@ describe.each(engines)('every answer of the API is one its OpenAPI document desc
       // The API makes no match (the poller finds them): the one the inbox's calls name is stored as the poller stores it.
       match: (await w.storeMatches(monitor, rich.accountId, 1))[0]!,
       payment: (JSON.parse((await w.send('main', callOf(w, 'createCheckout'))).body) as { payment: { id: string } }).payment.id,
+      destination: await idOf('createDestination'),
     };
   }, 60_000);
 

@@ -29,6 +29,7 @@ const LIMITS = { MONITOR_MAX_PER_ACCOUNT: '1000000', MONITOR_MAX_SUBREDDITS_PER_
 /** 422s with codes of their own that a valid body may get: checks the schema cannot say, about the account or Reddit. */
 const OTHER_422_CODES = [
   'billing.unknown_pack', // a whole number of credits, but no pack of CREDIT_PACKS has that many
+  'destinations.invalid_url', // an http(s) URL, but not a webhook of the named service (its host and path; see docs/api/destinations.md)
   'monitors.limit_reached', // the account already has as many monitors as the server allows (raised above)
   'monitors.too_many_subreddits', // its monitors together would watch more subreddits than allowed (raised above)
   'publish.rejected', // Reddit (here the fake one) refused the post: a subreddit or a parent it does not have
@@ -58,6 +59,8 @@ const OPERATIONS = [
   'PATCH /api/v1/generations/{id}',
   'PATCH /api/v1/matches/{id}',
   'POST /api/v1/credits/checkout',
+  'POST /api/v1/destinations',
+  'POST /api/v1/destinations/{id}/test',
 ];
 
 type Document = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: Components };
@@ -148,6 +151,9 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     const created = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'target', subreddits: ['r/node'], keywords: ['x'], query: 'x' } });
     expect(created.status).toBe(201);
     ids.monitors = ((await created.json()) as { id: string }).id;
+    // A destination to send tests to (no worker runs: they stay in the outbox).
+    const slack = { kind: 'slack', name: 'target', url: 'https://hooks.slack.com/services/T0001/B0001/generated' };
+    ids.destinations = ((await (await app.api('POST', '/api/v1/destinations', { token, body: slack })).json()) as { id: string }).id;
     // A completed draft to edit, and a match (the poller's to find; stored here as it stores them) to dismiss or reopen.
     const drafted = await app.api('POST', '/api/v1/generate', { token, body: { type: 'post', subreddit: 'r/node', instructions: 'x' } });
     expect(drafted.status).toBe(200);

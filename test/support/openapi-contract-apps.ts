@@ -101,6 +101,9 @@ function createDnsGate() {
   };
 }
 
+/** Where the main app's Slack and Discord webhooks live: port 9 (discard) of this machine, so nothing leaves it. */
+export const CONTRACT_CHAT_BASE = 'http://127.0.0.1:9';
+
 export async function startMainApp(engine: Engine) {
   const dns = createDnsGate();
   const stripe = await startFakeStripe();
@@ -116,7 +119,11 @@ export async function startMainApp(engine: Engine) {
       CREDIT_PACKS: '500:5.00,2000:18.00',
       PUBLIC_URL: 'http://127.0.0.1:9',
     },
-    overrides: () => ({ redditUser: lateRedditUserClient(() => app), resolveHost: dns.resolve }),
+    overrides: () => ({
+      redditUser: lateRedditUserClient(() => app),
+      resolveHost: dns.resolve,
+      chat: { bases: { slack: [CONTRACT_CHAT_BASE], discord: [CONTRACT_CHAT_BASE] } },
+    }),
   });
   const closeApp = app.close.bind(app);
   return Object.assign(app, {

@@ -26,7 +26,7 @@ export interface World {
   freshLimitsKey(): Promise<string>;
   /** A key on `limits` for the 429s, and for the calls once its database is gone. */
   throttled: string;
-  ids: { scrape: string; generation: string; publication: string; monitor: string; match: string; payment: string };
+  ids: { scrape: string; generation: string; publication: string; monitor: string; match: string; payment: string; destination: string };
   /** Stores matches of a monitor as the poller does (one store for the run: it numbers them, and ids must not repeat). */
   storeMatches(monitorId: string, accountId: string, count: number): Promise<string[]>;
   /** A number of its own for each call, so no two texts or keys are the same. */
@@ -88,6 +88,18 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   updateMatch: { method: 'PATCH', scope: 'monitors', target: (w) => `/api/v1/matches/${w.ids.match}`, body: () => ({ status: 'dismissed' }) },
   createCheckout: { method: 'POST', scope: 'billing', target: () => '/api/v1/credits/checkout', body: () => checkoutBody },
   getPayment: { method: 'GET', scope: 'read', target: (w) => `/api/v1/credits/payments/${w.ids.payment}` },
+  createDestination: {
+    method: 'POST',
+    scope: 'monitors',
+    target: () => '/api/v1/destinations',
+    body: (w) => ({ kind: 'discord', name: `Contract ${w.serial()}`, url: `http://127.0.0.1:9/api/webhooks/1${w.serial()}/contract` }),
+  },
+  listDestinations: { method: 'GET', scope: 'read', target: () => '/api/v1/destinations' },
+  getDestination: { method: 'GET', scope: 'read', target: (w) => `/api/v1/destinations/${w.ids.destination}` },
+  // A destination of nobody, as deleteMonitor's.
+  deleteDestination: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/destinations/dst_${NO_ID}` },
+  testDestination: { method: 'POST', scope: 'monitors', target: (w) => `/api/v1/destinations/${w.ids.destination}/test`, body: () => ({}) },
+  listDestinationDeliveries: { method: 'GET', scope: 'read', target: (w) => `/api/v1/destinations/${w.ids.destination}/deliveries` },
 };
 
 /** The valid call of an operation (not HEAD). */

@@ -23,6 +23,7 @@ const TAGS = [
   { name: 'monitors', description: 'Standing watches on subreddits: every new matching post and comment, once; billed per match.' },
   { name: 'generate', description: 'Drafts of replies and posts from a language model; billed per draft.' },
   { name: 'publish', description: "Posting to Reddit as the account's connected Reddit user; billed per post that goes out." },
+  { name: 'destinations', description: 'Where alerts go: Slack and Discord webhooks, each sent to at its own pace, every message on record.' },
   { name: 'webhooks', description: 'What this service POSTs to your receivers, signed as Standard Webhooks.' },
 ];
 

@@ -223,3 +223,26 @@ export const monitorRequest = {
   webhook_url: 'https://hooks.example.com/subpilot',
 };
 
+
+/** A Slack destination (the URL shown only by its last four characters). */
+export const destination = {
+  id: 'dst_0192f0c1a2b3c4d5e6f7a8b9c0d1',
+  kind: 'slack',
+  name: '#leads',
+  url: '…/uvwx',
+  status: 'active',
+  off_reason: null,
+  created_at: '2026-11-25T09:00:00.000Z',
+};
+
+/** A test message sent to it at the first attempt. */
+export const destinationDelivery = {
+  id: 'out_0192f0c1a2b4c4d5e6f7a8b9c0d1',
+  subject: 'test:tst_0192f0c1a2b4c4d5e6f7a8b9c0d2',
+  status: 'sent',
+  created_at: '2026-11-25T09:01:00.000Z',
+  sent_at: '2026-11-25T09:01:00.412Z',
+  receipt: null,
+  error: null,
+  attempts: [{ attempted_at: '2026-11-25T09:01:00.120Z', status_code: 200, answer: 'ok', error: null, duration_ms: 292 }],
+};

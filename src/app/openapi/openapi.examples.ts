@@ -1,4 +1,6 @@
 import {
+  destination,
+  destinationDelivery,
   editedGeneration,
   generation,
   inboxItem,
@@ -107,6 +109,18 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
     responses: { 200: { ...monitor, status: 'paused', paused_reason: 'user' } },
   },
   deleteMonitor: { responses: {} },
+  createDestination: {
+    request: {
+      slack: { kind: 'slack', name: '#leads', url: 'https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnopqrstuvwx' },
+      discord: { kind: 'discord', name: 'Leads', url: 'https://discord.com/api/webhooks/1234567890/token-of-the-webhook' },
+    },
+    responses: { 201: destination },
+  },
+  listDestinations: { responses: { 200: { data: [destination, { ...destination, id: 'dst_0192f0c1a2b3aa11bb22cc33dd44', kind: 'discord', name: 'Leads', url: '…/hook', status: 'off', off_reason: 'Discord answered 404 Unknown Webhook' }] } } },
+  getDestination: { responses: { 200: destination } },
+  deleteDestination: { responses: {} },
+  testDestination: { request: { standard: {}, own: { text: 'Checking the #leads alerts' } }, responses: { 202: { ...destinationDelivery, status: 'pending', sent_at: null, attempts: [] } } },
+  listDestinationDeliveries: { responses: { 200: { data: [destinationDelivery] } } },
   listMonitorMatches: { responses: { 200: { ...page([match]), next_cursor: null } } },
   listInbox: { responses: { 200: page([newInboxItem, inboxItem]) } },
   getMatch: { responses: { 200: inboxItem } },

@@ -23,6 +23,7 @@ import { repliesMigration } from './migrations/0020_replies.ts';
 import { keyGenerationsMigration } from './migrations/0021_key_generations.ts';
 import { topupAwaitingMigration } from './migrations/0022_topup_awaiting.ts';
 import { dropContentHashMigration } from './migrations/0023_drop_content_hash.ts';
+import { destinationsMigration } from './migrations/0024_destinations.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021_key_generations': keyGenerationsMigration,
   '0022_topup_awaiting': topupAwaitingMigration,
   '0023_drop_content_hash': dropContentHashMigration,
+  '0024_destinations': destinationsMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

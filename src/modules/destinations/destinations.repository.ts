@@ -1,0 +1,92 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../shared/db/database.ts';
+import type { DestinationsTable, OutboxTable } from './destinations.tables.ts';
+
+/** The columns an answer may show: never the sealed URL. */
+const SHOWN = ['id', 'kind', 'name', 'url_hint', 'status', 'off_reason', 'created_at'] as const;
+
+export const createDestinationsRepository = (db: Database) => ({
+  insert: (row: Insertable<DestinationsTable>) => db.insertInto('destinations').values(row).execute(),
+
+  list: (accountId: string) => db.selectFrom('destinations').select(SHOWN).where('account_id', '=', accountId).orderBy('id', 'desc').execute(),
+
+  find: (accountId: string, id: string) =>
+    db.selectFrom('destinations').select(SHOWN).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst(),
+
+  /** Everything the drainer needs, the sealed URL included. */
+  forDrain: (id: string) => db.selectFrom('destinations').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  /** Deletes a destination with its messages and their attempts; false when the account has no such destination. */
+  async remove(accountId: string, id: string) {
+    const owned = await db.selectFrom('destinations').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    if (!owned) return false;
+    const rows = db.selectFrom('outbox').select('id').where('destination_id', '=', id);
+    await db.deleteFrom('outbox_attempts').where('outbox_id', 'in', rows).execute();
+    await db.deleteFrom('outbox').where('destination_id', '=', id).execute();
+    await db.deleteFrom('destinations').where('id', '=', id).execute();
+    return true;
+  },
+
+  /** A message recorded once per (destination, subject): a second enqueue of the same subject changes nothing. */
+  async enqueue(row: Insertable<OutboxTable>) {
+    await db.insertInto('outbox').values(row).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
+    return db.selectFrom('outbox').selectAll().where('destination_id', '=', row.destination_id).where('subject', '=', row.subject).executeTakeFirstOrThrow();
+  },
+
+  /** Takes the destination for one drainer until `until`, when it is active and no other drainer holds it. */
+  async claimDrain(id: string, now: string, until: string) {
+    const result = await db
+      .updateTable('destinations')
+      .set({ draining_until: until })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .where((w) => w.or([w('draining_until', 'is', null), w('draining_until', '<=', now)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  /** The drainer holds on for another lease (before each message). */
+  extendDrain: (id: string, until: string) => db.updateTable('destinations').set({ draining_until: until }).where('id', '=', id).execute(),
+
+  /** Ends the drainer's lease and records the pace: the earliest time of the next send. */
+  release: (id: string, nextSendAt: string) => db.updateTable('destinations').set({ draining_until: null, next_send_at: nextSendAt }).where('id', '=', id).execute(),
+
+  /** The oldest message still to send: messages leave a destination in the order they were recorded. */
+  nextPending: (destinationId: string) =>
+    db.selectFrom('outbox').selectAll().where('destination_id', '=', destinationId).where('status', '=', 'pending').orderBy('id').limit(1).executeTakeFirst(),
+
+  /** One attempt taken, guarded on the attempts the caller read; its lease is the due time meanwhile. */
+  async claimAttempt(row: { id: string; attempts: number }, leaseUntil: string) {
+    const result = await db
+      .updateTable('outbox')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', row.attempts)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  async recordAttempt(
+    outboxId: string,
+    attempt: { attempted_at: string; status_code: number | null; answer: string; error: string | null; duration_ms: number },
+    outcome: Partial<Pick<OutboxTable, 'status' | 'next_attempt_at' | 'sent_at' | 'receipt' | 'error' | 'failures'>>,
+  ) {
+    await db.insertInto('outbox_attempts').values({ outbox_id: outboxId, ...attempt }).execute();
+    await db.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
+  },
+
+  /** The channel says the destination is gone: it is switched off, and what it still had to send fails with the reason. */
+  async switchOff(id: string, reason: string) {
+    await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).execute();
+    await db.updateTable('outbox').set({ status: 'failed', error: reason }).where('destination_id', '=', id).where('status', '=', 'pending').execute();
+  },
+
+  recentMessages: (destinationId: string, limit: number) =>
+    db.selectFrom('outbox').selectAll().where('destination_id', '=', destinationId).orderBy('id', 'desc').limit(limit).execute(),
+
+  attemptsOf: (outboxIds: string[]) =>
+    outboxIds.length === 0 ? Promise.resolve([]) : db.selectFrom('outbox_attempts').selectAll().where('outbox_id', 'in', outboxIds).orderBy('id').execute(),
+});
+
+export type DestinationsRepository = ReturnType<typeof createDestinationsRepository>;

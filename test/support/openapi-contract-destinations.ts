@@ -1,0 +1,50 @@
+/**
+ * The contract test's scenarios of the destinations (docs/api/destinations.md), made with the helpers of
+ * openapi-contract-scenarios.ts. The main app takes Slack and Discord webhooks on 127.0.0.1:9 (discard),
+ * so nothing leaves the machine; the limits app has no SECRET_KEY.
+ */
+import { CONTRACT_CHAT_BASE } from './openapi-contract-apps.ts';
+import { NO_ID, get, post, type World } from './openapi-contract-calls.ts';
+import { bodyRefusals, byId, ok, scenario, type Scenario } from './openapi-contract-scenarios.ts';
+
+export const destinationBody = (w: World) => ({ kind: 'slack', name: `#contract-${w.serial()}`, url: `${CONTRACT_CHAT_BASE}/services/T0001/B0001/contract${w.serial()}` });
+
+const created = async (w: World, status = 'active') => {
+  const answer = await w.send('main', post('/api/v1/destinations', destinationBody(w)));
+  const { id } = JSON.parse(answer.body) as { id: string };
+  if (status === 'off') await w.main.services.db.updateTable('destinations').set({ status: 'off', off_reason: 'Slack answered 404 no_service' }).where('id', '=', id).execute();
+  return id;
+};
+
+export const DESTINATION_SCENARIOS: Scenario[] = [
+  ok('createDestination', 201),
+  ...bodyRefusals('createDestination', 'POST', () => '/api/v1/destinations', { kind: 'teams', name: 'x', url: 'https://x.test/' }),
+  scenario('createDestination', 422, 'a URL that is not a webhook of the service', {
+    code: 'destinations.invalid_url',
+    call: () => post('/api/v1/destinations', { kind: 'slack', name: 'x', url: 'https://example.com/services/T1/B1/x' }),
+  }),
+  ok('listDestinations'),
+  ok('getDestination'),
+  ...byId('getDestination', '/api/v1/destinations', 'dst'),
+  scenario('deleteDestination', 204, 'deleting a destination', { run: async (w) => w.send('main', { method: 'DELETE', target: `/api/v1/destinations/${await created(w)}` }) }),
+  scenario('deleteDestination', 404, 'a destination that does not exist', { call: () => ({ method: 'DELETE', target: `/api/v1/destinations/dst_${NO_ID}` }) }),
+  scenario('deleteDestination', 422, 'an id longer than the schema allows', { call: () => ({ method: 'DELETE', target: `/api/v1/destinations/${'x'.repeat(70)}` }) }),
+  ok('testDestination', 202),
+  ...bodyRefusals('testDestination', 'POST', (w) => `/api/v1/destinations/${w.ids.destination}/test`, { text: '' }),
+  scenario('testDestination', 404, 'a destination that does not exist', { call: () => post(`/api/v1/destinations/dst_${NO_ID}/test`, {}) }),
+  scenario('testDestination', 409, 'a destination switched off', { run: async (w) => w.send('main', post(`/api/v1/destinations/${await created(w, 'off')}/test`, {})) }),
+  scenario('testDestination', 422, 'an id longer than the schema allows', { call: () => post(`/api/v1/destinations/${'x'.repeat(70)}/test`, {}) }),
+  ok('listDestinationDeliveries'),
+  scenario('listDestinationDeliveries', 404, 'a destination that does not exist', { call: () => get(`/api/v1/destinations/dst_${NO_ID}/deliveries`) }),
+  scenario('listDestinationDeliveries', 422, 'an id longer than the schema allows', { call: () => get(`/api/v1/destinations/${'x'.repeat(70)}/deliveries`) }),
+];
+
+/** On `limits`, without SECRET_KEY: destinations cannot keep their URLs sealed, so there are none. */
+export const DESTINATIONS_NOT_CONFIGURED: Scenario[] = [
+  scenario('testDestination', 503, 'a server without SECRET_KEY', {
+    run: async (w) => w.send('limits', { ...post(`/api/v1/destinations/dst_${NO_ID}/test`, {}), token: await w.freshLimitsKey() }),
+  }),
+  scenario('createDestination', 503, 'a server without SECRET_KEY', {
+    run: async (w) => w.send('limits', { ...post('/api/v1/destinations', destinationBody(w)), token: await w.freshLimitsKey() }),
+  }),
+];
