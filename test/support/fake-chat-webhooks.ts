@@ -1,14 +1,19 @@
 /**
  * Fake Slack incoming webhooks and Discord webhooks on 127.0.0.1, speaking their wire formats:
  *
- * - Slack (api.slack.com/messaging/webhooks, "Handling errors"): POST JSON with `text` or `blocks` to
- *   /services/T…/B…/…; 200 `ok` (text/plain); 400 `no_text` without either; 404 `no_service` for a
- *   removed webhook, 410 `channel_is_archived`; 429 with `Retry-After` in seconds and body
- *   `rate_limited`, about one message a second with short bursts (api.slack.com/docs/rate-limits).
+ * - Slack (api.slack.com/messaging/webhooks): POST JSON with `text` or `blocks` to /services/T…/B…/…;
+ *   200 `ok` as text/html (a recorded hooks.slack.com answer of 2024-05-31: text/html, 2 bytes; error
+ *   words come as text/html too, cloudfoundry-community/slack-notification-resource#96); 400 `no_text`
+ *   without either (fluxcd/flagger#1031); 404 `no_service` for a removed webhook (slackapi/slack-github-
+ *   action#249), 410 `channel_is_archived` (api.slack.com/changelog/2016-05-17-changes-to-errors-for-
+ *   incoming-webhooks); 429 with `Retry-After` in seconds and a JSON body of the recent counts, as
+ *   Slack's warning mail shows it (maknz/slack#36; no recent recording found); about one message a
+ *   second with short bursts (api.slack.com/docs/rate-limits).
  * - Discord (discord.com/developers/docs/resources/webhook#execute-webhook, …/topics/rate-limits): POST
  *   JSON with `content` or `embeds` to /api/webhooks/<id>/<token>; 204, or 200 with the message under
- *   `?wait=true`; 400 `{"code":50006,"message":"Cannot send an empty message"}`; 404 `{"code":10015,
- *   "message":"Unknown Webhook"}`; five per five seconds per webhook, each answer with `X-RateLimit-*`;
+ *   `?wait=true` (discord-api-docs #5099); 400 `{"code":50006,"message":"Cannot send an empty message"}`
+ *   (#5424); 404 `{"code":10015,"message":"Unknown Webhook"}` (#653); five per five seconds per webhook
+ *   (#4043), each answer with X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and -Bucket;
  *   429 `{"message":"You are being rate limited.","retry_after","global":false}` with `Retry-After`,
  *   where `retry_after` can come in milliseconds though documented in seconds (discord-api-docs #4722):
  *   `retryAfterUnit`.
@@ -16,7 +21,7 @@
  * A POST that arrives while its webhook is told to wait is answered 429 again and kept in `early`: a
  * sender that honours the wait leaves it empty. Time is `now()` (tests pin it).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -68,7 +73,7 @@ async function startFakeChat(kind: 'slack' | 'discord'): Promise<FakeChat> {
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    const type = typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+    const type = typeof body === 'string' ? 'text/html' : 'application/json';
     res.writeHead(status, { 'content-type': type, ...headers }).end(status === 204 ? undefined : text);
   };
 
@@ -134,7 +139,14 @@ async function startFakeChat(kind: 'slack' | 'discord'): Promise<FakeChat> {
       record(200);
       if (kind === 'slack') return send(res, 200, 'ok');
       const left = String(DISCORD_PER_WINDOW - hook.window.used);
-      const limits = { 'x-ratelimit-limit': String(DISCORD_PER_WINDOW), 'x-ratelimit-remaining': left, 'x-ratelimit-reset-after': '5' };
+      const resetAt = (hook.window.start + DISCORD_WINDOW_MS) / 1000;
+      const limits = {
+        'x-ratelimit-limit': String(DISCORD_PER_WINDOW),
+        'x-ratelimit-remaining': left,
+        'x-ratelimit-reset': resetAt.toFixed(3),
+        'x-ratelimit-reset-after': ((resetAt * 1000 - at) / 1000).toFixed(3),
+        'x-ratelimit-bucket': createHash('sha1').update(path!).digest('hex').slice(0, 32),
+      };
       if (!/(^|&)wait=true(&|$)/.test(query)) return send(res, 204, '', limits);
       messages += 1;
       return send(res, 200, { id: `1300000000000${String(messages).padStart(6, '0')}`, type: 0, content: content?.content ?? '', webhook_id: path!.split('/')[3] }, limits);
@@ -143,7 +155,11 @@ async function startFakeChat(kind: 'slack' | 'discord'): Promise<FakeChat> {
 
   function tooMany(res: ServerResponse, waitMs: number) {
     const seconds = Math.ceil(waitMs / 1000);
-    if (kind === 'slack') return send(res, 429, 'rate_limited', { 'retry-after': String(seconds) });
+    if (kind === 'slack') {
+      const recent = (since: number) => fake.posts.filter((p) => p.at > fake.now() - since).length;
+      const counts = { ok: false, count_hour_ago: recent(3_600_000), count_minute_ago: recent(60_000), count_second_ago: recent(1000) };
+      return send(res, 429, counts, { 'retry-after': String(seconds) });
+    }
     const retryAfter = fake.retryAfterUnit === 'ms' ? waitMs : Math.round(waitMs) / 1000;
     return send(res, 429, { message: 'You are being rate limited.', retry_after: retryAfter, global: false }, { 'retry-after': String(seconds), 'x-ratelimit-remaining': '0', 'x-ratelimit-scope': 'user' });
   }
