@@ -3,6 +3,7 @@ import type { AppError } from '../shared/errors.ts';
 import { billingApiRoutes } from '../modules/billing/billing.routes.ts';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { destinationsRoutes } from '../modules/destinations/destinations.routes.ts';
+import { alertsRoutes } from '../modules/destinations/alerts/alerts.routes.ts';
 import { generateRoutes } from '../modules/generate/generate.routes.ts';
 import { registerIdempotency } from '../modules/idempotency/idempotency.hooks.ts';
 import { keysErrors } from '../modules/keys/keys.errors.ts';
@@ -79,6 +80,7 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(monitorsRoutes, { monitors: services.monitors });
   await api.register(inboxRoutes, { inbox: services.inbox });
   await api.register(destinationsRoutes, { destinations: services.destinations });
+  await api.register(alertsRoutes, { alerts: services.alerts });
 
   // After a billable call that went through, send any low-balance alert it wrote (and start the auto
   // top-up of a crossing it made) now rather than at the worker's next pass. Not awaited: the answer is

@@ -28,6 +28,7 @@ import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webho
 import { CHAT_TIMEOUT_MS, MAX_RETRY_AFTER_MS } from '../modules/destinations/destinations.delivery.ts';
 import type { DestinationKind } from '../modules/destinations/destinations.tables.ts';
 import { createDestinationsUsecases, DESTINATION_QUEUE } from '../modules/destinations/destinations.usecases.ts';
+import { createAlertsUsecases } from '../modules/destinations/alerts/alerts.usecases.ts';
 import { postChat } from '../integrations/chat/chat.client.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
@@ -119,6 +120,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db, jobs, clock, random, log, secretKey: config.secretKey, sleep: overrides.sleep ?? realSleep, bases: overrides.chat?.bases,
     post: (kind, url, message) => postChat(kind, url, message, chatOptions),
   });
+  const alerts = createAlertsUsecases({ db, clock, links: { publicUrl: config.publicUrl }, outbox: destinations });
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
   const billing = createBillingUsecases({
     db,
@@ -190,6 +192,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     const alertsTimer = setInterval(() => {
       lowBalanceAlerts.flush().catch((error) => log.warn(describeDatabaseError(error), 'sending low-balance alerts failed; retried in 5 s'));
       billing.autoTopup.flush().catch((error) => log.warn(describeDatabaseError(error), 'the auto top-up pass failed; retried in 5 s'));
+      alerts.sendDue().catch((error) => log.warn(describeDatabaseError(error), 'routing matches to destinations failed; retried in 5 s'));
     }, ALERTS_INTERVAL_MS);
     alertsTimer.unref();
     await recover();
@@ -253,6 +256,8 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
     destinations,
+    /** Monitor → destination routes; `sendDue()` records new matches and ended digests in the outbox (the worker, every 5 s). */
+    alerts,
     startWorker,
     ping: () => ping(db),
     async close() {

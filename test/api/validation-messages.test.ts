@@ -31,7 +31,7 @@ interface Use {
 }
 
 /** Texts for a pattern: the first that fits is the valid value, the first that does not, the violation. */
-const PATTERN_SAMPLES = ['r/node', 't3_abc', 't1_abc', `gen_${'0'.repeat(28)}`, `mat_${'0'.repeat(28)}`, 'ak_live_0123abcd', 'k1', '2025-01-31', 'nope', 'not valid', '"open', 'https://93.184.216.34/hook', 'new', `mon_${'0'.repeat(28)}`];
+const PATTERN_SAMPLES = ['r/node', 't3_abc', 't1_abc', `gen_${'0'.repeat(28)}`, `mat_${'0'.repeat(28)}`, 'ak_live_0123abcd', 'k1', '2025-01-31', 'nope', 'not valid', '"open', 'https://93.184.216.34/hook', 'new', `mon_${'0'.repeat(28)}`, '09:00'];
 
 function sample(schema: Schema, resolve: (schema: Schema) => Schema): unknown {
   schema = resolve(schema);

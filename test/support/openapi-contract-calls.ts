@@ -100,7 +100,14 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   deleteDestination: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/destinations/dst_${NO_ID}` },
   testDestination: { method: 'POST', scope: 'monitors', target: (w) => `/api/v1/destinations/${w.ids.destination}/test`, body: () => ({}) },
   listDestinationDeliveries: { method: 'GET', scope: 'read', target: (w) => `/api/v1/destinations/${w.ids.destination}/deliveries` },
+  listMonitorRoutes: { method: 'GET', scope: 'read', target: (w) => `/api/v1/monitors/${w.ids.monitor}/destinations` },
+  routeMonitor: { method: 'PUT', scope: 'monitors', target: (w) => `/api/v1/monitors/${w.ids.monitor}/destinations/${w.ids.destination}`, body: () => ({ frequency: 'instant' }) },
+  // A route of nobody's monitor, as deleteMonitor's.
+  unrouteMonitor: { method: 'DELETE', scope: 'monitors', target: (w) => `/api/v1/monitors/mon_${NO_ID}/destinations/${w.ids.destination}` },
 };
+
+/** A method the path does not answer: PUT, but PATCH for the one path that takes PUT (a monitor's route to a destination). */
+const unanswered = (target: string) => (/^\/api\/v1\/monitors\/[^/]+\/destinations\/[^/?]+/.test(target) ? 'PATCH' : 'PUT');
 
 /** The valid call of an operation (not HEAD). */
 export const callOf = (w: World, operation: string): Call => {
@@ -137,7 +144,7 @@ export const EVERY_OPERATION: EveryOperation[] = [
     send: async (w, call, scope) => w.send('main', { ...call, token: await w.keyWithout(scope) }),
   },
   // The document lists the 405 of a path under each of its operations; the contract checks it against each.
-  { name: 'a method the path does not answer is a 405 with Allow', status: 405, send: (w, call) => w.send('main', { ...call, method: 'PUT' }) },
+  { name: 'a method the path does not answer is a 405 with Allow', status: 405, send: (w, call) => w.send('main', { ...call, method: unanswered(call.target) }) },
   { name: 'an HTTP/1.1 request without Host is a 400', status: 400, send: (w, call) => w.raw('main', call.method, call.target, 'HTTP/1.1\r\n\r\n') },
   {
     name: "a request Node's parser refuses is a 400",

@@ -37,7 +37,33 @@ export const DESTINATION_SCENARIOS: Scenario[] = [
   ok('listDestinationDeliveries'),
   scenario('listDestinationDeliveries', 404, 'a destination that does not exist', { call: () => get(`/api/v1/destinations/dst_${NO_ID}/deliveries`) }),
   scenario('listDestinationDeliveries', 422, 'an id longer than the schema allows', { call: () => get(`/api/v1/destinations/${'x'.repeat(70)}/deliveries`) }),
+  ok('listMonitorRoutes'),
+  scenario('listMonitorRoutes', 404, 'a monitor that does not exist', { call: () => get(`/api/v1/monitors/mon_${NO_ID}/destinations`) }),
+  scenario('listMonitorRoutes', 422, 'an id longer than the schema allows', { call: () => get(`/api/v1/monitors/${'x'.repeat(70)}/destinations`) }),
+  ok('routeMonitor'),
+  ...bodyRefusals('routeMonitor', 'PUT', (w) => `/api/v1/monitors/${w.ids.monitor}/destinations/${w.ids.destination}`, { frequency: 'weekly' }),
+  scenario('routeMonitor', 404, 'a destination that does not exist', { call: (w) => put(`/api/v1/monitors/${w.ids.monitor}/destinations/dst_${NO_ID}`, { frequency: 'instant' }) }),
+  scenario('routeMonitor', 422, 'a time of day for a route that is not daily', {
+    code: 'destinations.invalid_schedule',
+    call: (w) => put(`/api/v1/monitors/${w.ids.monitor}/destinations/${w.ids.destination}`, { frequency: 'hourly', at: '09:00' }),
+  }),
+  scenario('routeMonitor', 422, 'a time zone the server does not know', {
+    code: 'destinations.invalid_time_zone',
+    call: (w) => put(`/api/v1/monitors/${w.ids.monitor}/destinations/${w.ids.destination}`, { frequency: 'daily', time_zone: 'Mars/Olympus_Mons' }),
+  }),
+  scenario('unrouteMonitor', 204, 'stopping a route', {
+    run: async (w) => {
+      const destination = await created(w);
+      await w.send('main', put(`/api/v1/monitors/${w.ids.monitor}/destinations/${destination}`, { frequency: 'hourly' }));
+      return w.send('main', { method: 'DELETE', target: `/api/v1/monitors/${w.ids.monitor}/destinations/${destination}` });
+    },
+  }),
+  scenario('unrouteMonitor', 404, 'a route that does not exist', { call: (w) => ({ method: 'DELETE', target: `/api/v1/monitors/${w.ids.monitor}/destinations/dst_${NO_ID}` }) }),
+  scenario('unrouteMonitor', 422, 'an id longer than the schema allows', { call: (w) => ({ method: 'DELETE', target: `/api/v1/monitors/${w.ids.monitor}/destinations/${'x'.repeat(70)}` }) }),
 ];
+
+/** A PUT with a JSON body. */
+const put = (target: string, body: unknown) => ({ method: 'PUT', target, body });
 
 /** On `limits`, without SECRET_KEY: destinations cannot keep their URLs sealed, so there are none. */
 export const DESTINATIONS_NOT_CONFIGURED: Scenario[] = [

@@ -138,8 +138,11 @@ function fieldRuleSites(node: Schema, path: string[]): Site[] {
     if (named.length > 0) sites.push({ rule, path, fields: Object.fromEntries(named.map((name) => [name, undefined])) });
   }
   if (node.not) {
-    const only = (field: Schema) => (field.maxItems === 0 ? [] : field.type === 'null' ? null : field.const);
-    sites.push({ rule: 'not', path, fields: Object.fromEntries(Object.entries(node.not.properties ?? {}).map(([name, field]) => [name, only(field)])) });
+    const only = (field: Schema) => (field.maxItems === 0 ? [] : field.type === 'null' ? null : (field.const ?? field.enum?.[0]));
+    const fields = Object.fromEntries(Object.entries(node.not.properties ?? {}).map(([name, field]) => [name, only(field)]));
+    // A case that also needs one of some fields present: the first of them, set to its schema's example.
+    for (const name of node.not.anyOf?.[0]?.required ?? []) fields[name] = (node.properties?.[name]?.examples as unknown[] | undefined)?.[0];
+    sites.push({ rule: 'not', path, fields });
   }
   return sites;
 }

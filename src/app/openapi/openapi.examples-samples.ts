@@ -246,3 +246,22 @@ export const destinationDelivery = {
   error: null,
   attempts: [{ attempted_at: '2026-11-25T09:01:00.120Z', status_code: 200, answer: 'ok', error: null, duration_ms: 292 }],
 };
+
+/** The monitor's matches to #leads as they are found, and a daily digest to another destination. */
+export const route = {
+  monitor_id: monitor.id,
+  destination_id: destination.id,
+  frequency: 'instant',
+  at: null,
+  time_zone: null,
+  next_digest_at: null,
+  created_at: '2026-11-25T09:05:00.000Z',
+};
+export const dailyRoute = {
+  ...route,
+  destination_id: 'dst_0192f0c1a2b3aa11bb22cc33dd44',
+  frequency: 'daily',
+  at: '09:00',
+  time_zone: 'Europe/Berlin',
+  next_digest_at: '2026-11-26T08:00:00.000Z',
+};

@@ -1,5 +1,6 @@
 import {
   destination,
+  dailyRoute,
   destinationDelivery,
   editedGeneration,
   generation,
@@ -13,6 +14,7 @@ import {
   payment,
   publication,
   purchaseEntry,
+  route,
   scrape,
   scrapeSummary,
 } from './openapi.examples-samples.ts';
@@ -121,6 +123,12 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
   deleteDestination: { responses: {} },
   testDestination: { request: { standard: {}, own: { text: 'Checking the #leads alerts' } }, responses: { 202: { ...destinationDelivery, status: 'pending', sent_at: null, attempts: [] } } },
   listDestinationDeliveries: { responses: { 200: { data: [destinationDelivery] } } },
+  listMonitorRoutes: { responses: { 200: { data: [route, dailyRoute] } } },
+  routeMonitor: {
+    request: { instant: { frequency: 'instant' }, hourly: { frequency: 'hourly' }, daily: { frequency: 'daily', at: '09:00', time_zone: 'Europe/Berlin' } },
+    responses: { 200: dailyRoute },
+  },
+  unrouteMonitor: { responses: {} },
   listMonitorMatches: { responses: { 200: { ...page([match]), next_cursor: null } } },
   listInbox: { responses: { 200: page([newInboxItem, inboxItem]) } },
   getMatch: { responses: { 200: inboxItem } },

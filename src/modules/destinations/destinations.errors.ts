@@ -15,4 +15,20 @@ export const destinationsErrors = {
     new AppError({ code: 'destinations.limit_reached', status: 422, message: `This account already has ${limit} destinations, the most it may have; delete one first.` }),
   off: (reason: string) =>
     new AppError({ code: 'destinations.off', status: 409, message: `This destination is switched off (${reason}); create it again with a working URL.` }),
+  /** A rule between the fields of a route the schema states (x-refused-as): `at` and `time_zone` are a daily digest's. */
+  invalidSchedule: (frequency: string) =>
+    new AppError({
+      code: 'destinations.invalid_schedule',
+      status: 422,
+      message: `at and time_zone set the time of a daily digest; leave them out of a route that is ${frequency}.`,
+      extra: { errors: [{ path: '/at', message: `at and time_zone are for "daily" only, not "${frequency}"` }] },
+    }),
+  invalidTimeZone: (zone: string) =>
+    new AppError({
+      code: 'destinations.invalid_time_zone',
+      status: 422,
+      message: `time_zone "${zone}" is not a time zone this server knows; use an IANA name such as Europe/Berlin or America/New_York.`,
+      extra: { errors: [{ path: '/time_zone', message: 'must be an IANA time zone name, such as Europe/Berlin' }] },
+    }),
+  routeNotFound: () => new AppError({ code: 'destinations.route_not_found', status: 404, message: 'This monitor does not send to that destination.' }),
 };

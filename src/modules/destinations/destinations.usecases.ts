@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { ChatKind, ChatOutcome } from '../../integrations/chat/chat.client.ts';
-import { newId } from '../../shared/crypto/ids.ts';
+import { idOf, newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { open, seal } from '../../shared/crypto/seal.ts';
 import type { Database } from '../../shared/db/database.ts';
@@ -73,22 +73,31 @@ export function createDestinationsUsecases(deps: {
     return shown(destination);
   }
 
-  /** Records one message for a destination (once per subject) and wakes its drainer. */
-  async function enqueue(destinationId: string, subject: string, message: unknown) {
-    const now = clock().toISOString();
-    const row = await repo.enqueue({
-      id: newId('out', clock(), random),
-      destination_id: destinationId,
-      subject,
-      message: JSON.stringify(message),
-      status: 'pending',
-      attempts: 0,
-      failures: 0,
-      next_attempt_at: now,
-      created_at: now,
-    });
+  /**
+   * Records messages for a destination (once per subject) and wakes its drainer. They leave in the
+   * order of their ids: `order`, when given, is the start of an id's random part (alerts.usecases.ts
+   * puts a match's storage order there), so messages recorded in the same millisecond keep their order.
+   */
+  async function enqueueMany(destinationId: string, messages: { subject: string; message: unknown; order?: string }[]) {
+    const now = clock();
+    const rows = [];
+    for (const { subject, message, order } of messages) {
+      rows.push(
+        await repo.enqueue({
+          id: order ? idOf('out', now, `${order}${random(8).toString('hex')}`.slice(0, 16)) : newId('out', now, random),
+          destination_id: destinationId,
+          subject,
+          message: JSON.stringify(message),
+          status: 'pending',
+          attempts: 0,
+          failures: 0,
+          next_attempt_at: now.toISOString(),
+          created_at: now.toISOString(),
+        }),
+      );
+    }
     await queueDrain(destinationId);
-    return row;
+    return rows;
   }
 
   return {
@@ -130,10 +139,11 @@ export function createDestinationsUsecases(deps: {
       const destination = await owned(accountId, id);
       if (destination.status === 'off') throw destinationsErrors.off(destination.off_reason ?? 'switched off');
       const test = newId('tst', clock(), random);
-      return delivery(await enqueue(id, `test:${test}`, testMessage(destination.kind, destination.name, test, text)), []);
+      const [row] = await enqueueMany(id, [{ subject: `test:${test}`, message: testMessage(destination.kind, destination.name, test, text) }]);
+      return delivery(row!, []);
     },
 
-    enqueue,
+    enqueueMany,
 
     /** The newest messages of a destination with every attempt, newest first. */
     async deliveries(accountId: string, id: string, limit = 20) {

@@ -24,6 +24,7 @@ import { keyGenerationsMigration } from './migrations/0021_key_generations.ts';
 import { topupAwaitingMigration } from './migrations/0022_topup_awaiting.ts';
 import { dropContentHashMigration } from './migrations/0023_drop_content_hash.ts';
 import { destinationsMigration } from './migrations/0024_destinations.ts';
+import { alertRoutesMigration } from './migrations/0025_alert_routes.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022_topup_awaiting': topupAwaitingMigration,
   '0023_drop_content_hash': dropContentHashMigration,
   '0024_destinations': destinationsMigration,
+  '0025_alert_routes': alertRoutesMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
