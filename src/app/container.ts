@@ -153,7 +153,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging, drafts: generate }),
+    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging, drafts: generate, alerts }),
     judging,
     clock,
     config: config.monitors,

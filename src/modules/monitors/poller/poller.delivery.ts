@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
 import type { MonitorEventType } from '../../webhooks/webhooks.events.ts';
 import type { WebhooksUsecases } from '../../webhooks/webhooks.usecases.ts';
+import type { AlertsUsecases } from '../../destinations/alerts/alerts.usecases.ts';
 import type { Found, GapRow } from './poller.cycle.ts';
 import type { JudgedFound, MatchJudging, Verdict } from './judging.usecases.ts';
 import { utcDayStart } from '../../../shared/calendar.ts';
@@ -65,6 +66,8 @@ export function createMatchDelivery(deps: {
   judging: Pick<MatchJudging, 'judge'>;
   /** The reply drafts of monitors with draft_replies (generate's usecases). */
   drafts: Pick<GenerateUsecases, 'prepareForMatch' | 'write'>;
+  /** Routes to Slack and Discord: run after each poll, so an instant alert does not wait for the worker's next 5-s pass. */
+  alerts: Pick<AlertsUsecases, 'sendDue'>;
 }) {
   const { db, clock, random, prices } = deps;
   const outbox = createDeliveryRepository(db);
@@ -195,6 +198,8 @@ export function createMatchDelivery(deps: {
     const pending = written;
     written = [];
     await Promise.all(pending);
+    // With their drafts written, the new matches go to the destinations they are routed to.
+    await deps.alerts.sendDue();
     let sent = 0;
     for (;;) {
       const batches = await outbox.unsentBatches(50);
