@@ -113,6 +113,21 @@ describe.each(engines)('routing monitor matches to destinations on %s', (engine)
     expect(texts(discord, to.url)[1]).toContain('1 new match for monitor');
   });
 
+  it("a digest of 25 long matches fits Discord's 2,000 characters, as many whole matches as fit and the count of the rest", async () => {
+    const monitorId = await monitor();
+    const to = await destination('discord');
+    await route(monitorId, to.id, { frequency: 'hourly' });
+    const ids = await store(monitorId, accountId, 25);
+    await app.services.db.updateTable('monitor_matches').set({ body: 'A long question about CRMs. '.repeat(200) }).where('id', 'in', ids).execute();
+    clock.advance(3600);
+    await pass(to.id);
+    const [digest] = texts(discord, to.url);
+    expect(digest!.length).toBeLessThanOrEqual(2000);
+    expect(digest).toContain('25 new matches');
+    expect(digest).toMatch(/…and \d+ more in the Inbox$/);
+    expect(discord.posts.filter((p) => p.status === 400)).toEqual([]);
+  });
+
   it('a pass that runs twice, or dies after recording, records each message once', async () => {
     const monitorId = await monitor();
     const to = await destination('slack');

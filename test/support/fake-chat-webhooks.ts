@@ -60,6 +60,7 @@ interface HookState {
 
 const DISCORD_PER_WINDOW = 5;
 const DISCORD_WINDOW_MS = 5000;
+const DISCORD_CONTENT_MAX = 2000;
 
 export const startFakeSlack = () => startFakeChat('slack');
 export const startFakeDiscord = () => startFakeChat('discord');
@@ -135,6 +136,13 @@ async function startFakeChat(kind: 'slack' | 'discord'): Promise<FakeChat> {
       if (empty) {
         record(400);
         return kind === 'slack' ? send(res, 400, 'no_text') : send(res, 400, { message: 'Cannot send an empty message', code: 50006 });
+      }
+      // Discord's form-body error for content over 2,000 characters, as its docs show the shape of code 50035
+      // (discord.com/developers/docs/topics/opcodes-and-status-codes#json, "Invalid Form Body"; BASE_TYPE_MAX_LENGTH).
+      if (kind === 'discord' && typeof content?.content === 'string' && [...content.content].length > DISCORD_CONTENT_MAX) {
+        record(400);
+        const errors = { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${DISCORD_CONTENT_MAX} or fewer in length.` }] } };
+        return send(res, 400, { code: 50035, errors, message: 'Invalid Form Body' });
       }
       record(200);
       if (kind === 'slack') return send(res, 200, 'ok');

@@ -205,6 +205,12 @@ describe('posting to Discord', () => {
     });
   });
 
+  it('calls content over 2,000 characters (400 Invalid Form Body, 50035) a failure not worth retrying', async () => {
+    const outcome = await post('discord', discord.newWebhook(), { content: 'x'.repeat(2001) });
+    expect(outcome).toMatchObject({ outcome: 'failed', status: 400, retryable: false });
+    expect(outcome.answer).toContain('BASE_TYPE_MAX_LENGTH');
+  });
+
   it('gives up on a webhook that does not answer in time, as a failure worth retrying', async () => {
     const webhook = discord.newWebhook();
     discord.slow(1000, webhook);
