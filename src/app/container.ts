@@ -117,7 +117,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   await webhooks.sealClearSecrets();
   const chatOptions = { timeoutMs: overrides.chat?.timeoutMs ?? CHAT_TIMEOUT_MS, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
   const destinations = createDestinationsUsecases({
-    db, jobs, clock, random, log, secretKey: config.secretKey, sleep: overrides.sleep ?? realSleep, bases: overrides.chat?.bases,
+    db, jobs, clock, random, log, webhooks, secretKey: config.secretKey, sleep: overrides.sleep ?? realSleep, bases: overrides.chat?.bases,
     post: (kind, url, message) => postChat(kind, url, message, chatOptions),
   });
   const alerts = createAlertsUsecases({ db, clock, links: { publicUrl: config.publicUrl }, outbox: destinations });

@@ -12,6 +12,7 @@ import { engines } from '../support/engines.ts';
 import { startFakeStripe, type FakeStripe, type PaymentIntent } from '../support/fake-stripe.ts';
 import { createMonitor, cycle, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { startFakeSlack, type FakeChat } from '../support/fake-chat-webhooks.ts';
 
 const SECRET_KEY = 'f'.repeat(64);
 
@@ -89,6 +90,7 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
   let clock: PinnedClock;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let stripe: FakeStripe;
+  let slack: FakeChat;
   let checked = 0;
   /** What the received events were: their types, and for some the kind (monitor.health) or the reason. */
   const seen = new Set<string>();
@@ -104,7 +106,10 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
       CREDIT_PACKS: '500:5.00',
       PUBLIC_URL: 'http://127.0.0.1:9',
     };
-    ({ app, clock } = await startMonitorsApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', MONITOR_MAX_PAGES_PER_CYCLE: '1', ...billing } }));
+    // A Slack whose webhooks can be removed, for the destination switched off (destination.off).
+    slack = await startFakeSlack();
+    const chat = { bases: { slack: [slack.url], discord: [slack.url] }, timeoutMs: 2000 };
+    ({ app, clock } = await startMonitorsApp(engine, { env: { SECRET_KEY, ALLOW_HTTP_WEBHOOKS: 'true', MONITOR_MAX_PAGES_PER_CYCLE: '1', ...billing }, overrides: { chat } }));
     stripe.webhookUrl = `${app.url}/webhooks/stripe`;
     // Near real time: receivers (standardwebhooks here) refuse a webhook-timestamp more than 5 minutes off.
     clock.set(new Date(Date.now() - 120_000).toISOString());
@@ -116,6 +121,7 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
     await receiver.close();
     await app.close();
     await stripe.close();
+    await slack.close();
   });
 
   /**
@@ -248,6 +254,19 @@ describe.each(engines)('webhook events as the service sends them on %s', (engine
     const bodies = await deliverAndCheck();
     expect(typesOf(bodies)).toEqual(['credits.topup_failed']);
     expect(bodies[0]!.data).toMatchObject({ credits: 500, code: 'card_declined', failures_in_a_row: 1, auto_topup_disabled: true });
+  });
+
+  it('destination.off is signed and matches its schema', async () => {
+    const { accountId, token } = await app.accountWithKey(0);
+    await app.services.accountSettings.setWebhookUrl(accountId, receiver.url);
+    const url = slack.newWebhook();
+    const { id } = (await (await app.api('POST', '/api/v1/destinations', { token, body: { kind: 'slack', name: '#leads', url } })).json()) as { id: string };
+    await app.api('POST', `/api/v1/destinations/${id}/test`, { token, body: {} });
+    slack.remove(url);
+    await app.services.destinations.drain(id);
+    const bodies = await deliverAndCheck();
+    expect(typesOf(bodies)).toEqual(['destination.off']);
+    expect(bodies[0]!.data).toMatchObject({ destination_id: id, kind: 'slack', name: '#leads' });
   });
 
   it('every event type the code can send was received and checked above', () => {

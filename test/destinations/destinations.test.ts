@@ -15,6 +15,7 @@ describe.each(engines)('destinations on %s', (engine) => {
   let slack: FakeChat;
   let discord: FakeChat;
   let token: string;
+  let accountId: string;
   const clock = pinnedClock();
   /** The clock each wait moved, and when: a pace or a 429 shows in these, not in the test's duration. */
   const waits: number[] = [];
@@ -34,7 +35,9 @@ describe.each(engines)('destinations on %s', (engine) => {
         chat: { bases: { slack: [slack.url], discord: [discord.url] }, timeoutMs: 500 },
       },
     });
-    ({ token } = await app.accountWithKey(0));
+    ({ token, accountId } = await app.accountWithKey(0));
+    // The account's own endpoint, where it is told of a switch-off (no worker: deliveries are only recorded).
+    await app.database.db.updateTable('accounts').set({ webhook_url: 'https://receiver.example/hooks' }).where('id', '=', accountId).execute();
   });
   afterEach(() => void waits.splice(0));
   afterAll(async () => {
@@ -136,6 +139,11 @@ describe.each(engines)('destinations on %s', (engine) => {
     expect(second).toMatchObject({ status: 'failed', attempts: [] });
     expect(await (await app.api('GET', `/api/v1/destinations/${id}`, { token })).json()).toMatchObject({ status: 'off', off_reason: expect.stringContaining('no_service') });
     expect(await (await test(id)).json()).toMatchObject({ code: 'destinations.off' });
+    // The owner is told once, on the account's endpoint, however often a drain runs again.
+    await drain(id);
+    const told = (await app.services.webhooks.recentDeliveries(accountId)).filter((d) => d.event_type === 'destination.off');
+    expect(told).toHaveLength(1);
+    expect(JSON.parse(told[0]!.payload).data).toMatchObject({ destination_id: id, kind: 'slack', reason: expect.stringContaining('no_service') });
   });
 
   it('retries a 5xx after its backoff, and sends it then', async () => {

@@ -199,6 +199,16 @@ export const webhookExamples: Record<WebhookEventType, Record<string, Example>> 
       },
     },
   },
+  'destination.off': {
+    gone: {
+      summary: 'Slack said the webhook was removed',
+      value: {
+        type: 'destination.off',
+        timestamp: '2026-11-25T09:30:01.204Z',
+        data: { destination_id: 'dst_0192f0c1a2b3c4d5e6f7a8b9c0d1', kind: 'slack', name: '#leads', reason: 'Slack answered 404 no_service: the webhook was removed', off_at: '2026-11-25T09:30:01.180Z' },
+      },
+    },
+  },
   'webhook.test': {
     test: {
       summary: 'Sent from the dashboard',

@@ -8,6 +8,7 @@ import { MATCHES_PER_DELIVERY } from '../../modules/monitors/poller/poller.deliv
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../modules/webhooks/webhooks.events.ts';
 import { DELIVERY_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../modules/webhooks/webhooks.usecases.ts';
 import { webhookExamples } from './openapi.webhooks-examples.ts';
+import { WHEN } from './openapi.webhooks-when.ts';
 
 /** WEBHOOK_RETRY_DELAY_SECONDS when the operator leaves it unset (config.ts; the test holds the two together). */
 export const DEFAULT_RETRY_DELAY_SECONDS = 30;
@@ -186,6 +187,17 @@ export const webhookSchemas: Record<string, unknown> = {
     }),
     'An auto top-up could not charge the saved card; nothing was bought. Saving the auto top-up settings again on the Credits page asks for a card that works at a new checkout.',
   ),
+  DestinationOffEvent: event(
+    'destination.off',
+    closed({
+      destination_id: id('dst', 'The destination switched off.'),
+      kind: { type: 'string', enum: ['slack', 'discord'], description: 'The service it posted to.' },
+      name: { type: 'string', description: "The destination's name." },
+      reason: { type: 'string', description: 'What the service answered, in words: why nothing more can be sent there.' },
+      off_at: dateTime('When it was switched off.'),
+    }),
+    'A destination is gone (the service said the webhook or channel no longer exists) and was switched off: nothing more is sent to it. Create it again with a working URL and route the monitors to it.',
+  ),
   WebhookTestEvent: event(
     'webhook.test',
     closed({ message: { type: 'string', description: 'Always "A test event sent from the dashboard."' } }),
@@ -199,31 +211,6 @@ const pascal = (type: string) =>
     .split(/[._]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
-
-/** Where each event goes and when it is sent. */
-const WHEN: Record<WebhookEventType, { summary: string; when: string }> = {
-  'scrape.completed': { summary: 'A scrape completed', when: "Sent to the scrape's `webhook_url` once the scrape completed and its charge was settled." },
-  'scrape.failed': { summary: 'A scrape failed', when: "Sent to the scrape's `webhook_url` once the scrape failed and its hold was released." },
-  'monitor.matches': {
-    summary: 'A monitor found new matches',
-    when: `Sent to the monitor's \`webhook_url\` when new matches were stored, in batches of up to ${MATCHES_PER_DELIVERY}. The batch's webhook-id is derived from its matches, so it is never sent as two events, even after a crash.`,
-  },
-  'monitor.paused': { summary: 'The service paused a monitor', when: "Sent to the monitor's `webhook_url` when the service paused it (credits ran out, or its daily cap)." },
-  'monitor.resumed': { summary: 'The service resumed a monitor', when: "Sent to the monitor's `webhook_url` when the service resumed it after a pause for credits." },
-  'monitor.health': {
-    summary: "A monitor's health changed",
-    when: "Sent to the monitor's `webhook_url` when a watched subreddit became unavailable, when a gap was recorded, when Reddit's treatment of the service's app changed, or when the relevance judge started or stopped failing.",
-  },
-  'credits.low': {
-    summary: 'The balance fell below the low-balance threshold',
-    when: "Sent to the account's own endpoint (dashboard, Webhooks page) when the spendable balance falls below the threshold set on the Credits page; once per crossing, its webhook-id derived from the crossing.",
-  },
-  'credits.topup_failed': {
-    summary: 'An auto top-up failed',
-    when: "Sent to the account's own endpoint when an auto top-up's card needs authentication or is declined; once per failed top-up, its webhook-id derived from the payment.",
-  },
-  'webhook.test': { summary: 'A test event', when: "Sent to the URL given in the dashboard's \"Send a test event\" form (Webhooks page)." },
-};
 
 const totalHours = Math.round((DEFAULT_RETRY_DELAY_SECONDS * (2 ** WEBHOOK_RETRIES - 1)) / 3600);
 const timeout = `${DELIVERY_TIMEOUT_MS / 1000} s`;

@@ -34,6 +34,8 @@ export interface DrainDeps {
   post: (kind: ChatKind, url: string, message: unknown) => Promise<ChatOutcome>;
   openUrl: (destination: DestinationsTable) => string;
   requeue: (destinationId: string, startAfterSeconds?: number) => Promise<void>;
+  /** Tells the owner, once: the drainer that switched the destination off calls it, no other. */
+  announceOff: (destination: DestinationsTable, reason: string, offAt: string) => Promise<void>;
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -47,15 +49,18 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
   const { repo, clock } = deps;
   const start = clock().getTime();
   if (!(await repo.claimDrain(destinationId, at(start), at(start + DRAIN_LEASE_MS)))) {
-    // Another drainer holds it (it sends what this job was queued for) or it is off: look again shortly
-    // in case that drainer finished just before this message was recorded.
+    // Another drainer holds it: it sends what this job was queued for, and looks once more after it lets
+    // go (below). Should it die instead, this job comes back when its lease is over, not every second.
     const destination = await repo.forDrain(destinationId);
-    if (destination?.status === 'active') await deps.requeue(destinationId, 1);
+    const held = destination?.draining_until ? Date.parse(destination.draining_until) - start : 0;
+    if (destination?.status === 'active') await deps.requeue(destinationId, Math.max(1, Math.ceil(held / 1000)));
     return;
   }
   const destination = (await repo.forDrain(destinationId))!;
   const url = deps.openUrl(destination);
   let nextSend = Date.parse(destination.next_send_at);
+  /** Whether a message recorded while this drainer was letting go still needs a job. */
+  let lookAgain = true;
   try {
     let attempts = 0;
     while (attempts < PER_DRAIN) {
@@ -64,7 +69,10 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
       const now = clock().getTime();
       const due = Math.max(nextSend, Date.parse(row.next_attempt_at));
       if (due > now) {
-        if (due - now > INLINE_WAIT_MS) return void (await deps.requeue(destinationId, Math.ceil((due - now) / 1000)));
+        if (due - now > INLINE_WAIT_MS) {
+          lookAgain = false;
+          return void (await deps.requeue(destinationId, Math.ceil((due - now) / 1000)));
+        }
         await deps.sleep(due - now);
         continue;
       }
@@ -82,8 +90,9 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
         await repo.recordAttempt(row.id, { ...attempt, error: `rate limited: retry after ${outcome.retryAfterMs} ms` }, { next_attempt_at: at(now) });
       } else if (outcome.outcome === 'gone') {
         await repo.recordAttempt(row.id, { ...attempt, error: outcome.reason }, { status: 'failed', error: outcome.reason });
-        await repo.switchOff(destinationId, outcome.reason);
+        if (await repo.switchOff(destinationId, outcome.reason)) await deps.announceOff(destination, outcome.reason, at(done));
         deps.log.info({ destination_id: destinationId, reason: outcome.reason }, 'a destination is gone and was switched off');
+        lookAgain = false;
         return;
       } else {
         const failures = row.failures + 1;
@@ -92,8 +101,11 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
         await repo.recordAttempt(row.id, { ...attempt, error: outcome.error }, { failures, ...(retry ? { next_attempt_at: at(now + backoffMs(failures)) } : failed) });
       }
     }
+    lookAgain = false;
     await deps.requeue(destinationId);
   } finally {
     await repo.release(destinationId, at(nextSend));
+    // A message recorded after this drainer's last look found the lease taken and left it to this one.
+    if (lookAgain && (await repo.nextPending(destinationId))) await deps.requeue(destinationId);
   }
 }

@@ -77,10 +77,16 @@ export const createDestinationsRepository = (db: Database) => ({
   },
 
   /** The channel says the destination is gone: it is switched off, and what it still had to send fails with the reason. */
+  /** Switches it off with its reason and fails what it still had to send; true only for the call that switched it. */
   async switchOff(id: string, reason: string) {
-    await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).execute();
+    const result = await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
     await db.updateTable('outbox').set({ status: 'failed', error: reason }).where('destination_id', '=', id).where('status', '=', 'pending').execute();
+    return result.numUpdatedRows > 0n;
   },
+
+  /** The account's own webhook endpoint (dashboard, Webhooks page), where it is told of a switch-off. */
+  accountWebhook: async (accountId: string) =>
+    (await db.selectFrom('accounts').select('webhook_url').where('id', '=', accountId).executeTakeFirst())?.webhook_url ?? null,
 
   recentMessages: (destinationId: string, limit: number) =>
     db.selectFrom('outbox').selectAll().where('destination_id', '=', destinationId).orderBy('id', 'desc').limit(limit).execute(),

@@ -9,7 +9,8 @@ import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import { destinationsErrors } from './destinations.errors.ts';
 import { drainDestination } from './destinations.delivery.ts';
 import { createDestinationsRepository } from './destinations.repository.ts';
-import type { DestinationKind, OutboxAttemptsTable, OutboxTable } from './destinations.tables.ts';
+import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
+import type { DestinationKind, DestinationsTable, OutboxAttemptsTable, OutboxTable } from './destinations.tables.ts';
 import { CHAT_BASES, urlHint, webhookUrlProblem } from './destinations.urls.ts';
 
 export const DESTINATION_QUEUE = 'destination';
@@ -52,6 +53,8 @@ export function createDestinationsUsecases(deps: {
   secretKey: Buffer | null;
   /** Posts one message and says what the channel answered (src/integrations/chat). */
   post: (kind: ChatKind, url: string, message: unknown) => Promise<ChatOutcome>;
+  /** The account's signed webhooks: a `destination.off` event when a destination is switched off. */
+  webhooks: Pick<WebhooksUsecases, 'enqueue'>;
   /** Where each service's webhooks live (tests: the fakes). */
   bases?: Record<DestinationKind, string[]>;
   log: Pick<Logger, 'info' | 'warn'>;
@@ -98,6 +101,17 @@ export function createDestinationsUsecases(deps: {
     }
     await queueDrain(destinationId);
     return rows;
+  }
+
+  /**
+   * The owner is told on the account's own endpoint, if it has one. The event's id is the
+   * destination's (a destination is switched off once), so even a repeated call records one delivery.
+   */
+  async function announceOff(destination: DestinationsTable, reason: string, offAt: string) {
+    const url = await repo.accountWebhook(destination.account_id);
+    if (!url) return;
+    const data = { destination_id: destination.id, kind: destination.kind, name: destination.name, reason, off_at: offAt };
+    await deps.webhooks.enqueue({ id: `msg_${destination.id.slice(4)}`, accountId: destination.account_id, scrapeId: null, url, type: 'destination.off', data });
   }
 
   return {
@@ -162,6 +176,7 @@ export function createDestinationsUsecases(deps: {
         post: deps.post,
         openUrl: (destination) => open(requireKey(), destination.url_sealed, destination.account_id),
         requeue: queueDrain,
+        announceOff,
         log: deps.log,
       }),
   };

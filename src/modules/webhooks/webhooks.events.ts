@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'monitor.health',
   'credits.low',
   'credits.topup_failed',
+  'destination.off',
   'webhook.test',
 ] as const;
 
