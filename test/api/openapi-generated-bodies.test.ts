@@ -198,7 +198,6 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
   async function send(method: string, path: string, body: unknown): Promise<Outcome> {
     const kind = path.split('/')[3]!;
     if (kind === 'monitors' && method === 'PATCH') return inTurn((monitorId) => sendNow(method, path.replace('{id}', monitorId), body));
-    // The route is one row: which body wins a race does not matter, each is checked on its own.
     return sendNow(method, path, body);
   }
 

@@ -76,7 +76,6 @@ export const createDestinationsRepository = (db: Database) => ({
     await db.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
   },
 
-  /** The channel says the destination is gone: it is switched off, and what it still had to send fails with the reason. */
   /** Switches it off with its reason and fails what it still had to send; true only for the call that switched it. */
   async switchOff(id: string, reason: string) {
     const result = await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();

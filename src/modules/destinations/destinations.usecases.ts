@@ -78,7 +78,7 @@ export function createDestinationsUsecases(deps: {
 
   /**
    * Records messages for a destination (once per subject) and wakes its drainer. They leave in the
-   * order of their ids: `order`, when given, is the start of an id's random part (alerts.usecases.ts
+   * order of their ids: `order`, when given (10 hex digits), is the start of an id's random part (alerts.usecases.ts
    * puts a match's storage order there), so messages recorded in the same millisecond keep their order.
    */
   async function enqueueMany(destinationId: string, messages: { subject: string; message: unknown; order?: string }[]) {
@@ -87,7 +87,7 @@ export function createDestinationsUsecases(deps: {
     for (const { subject, message, order } of messages) {
       rows.push(
         await repo.enqueue({
-          id: order ? idOf('out', now, `${order}${random(8).toString('hex')}`.slice(0, 16)) : newId('out', now, random),
+          id: order ? idOf('out', now, `${order}${random(3).toString('hex')}`) : newId('out', now, random),
           destination_id: destinationId,
           subject,
           message: JSON.stringify(message),

@@ -26,7 +26,7 @@ export interface AlertLinks {
 const EXCERPT = 300;
 const DRAFT = 600;
 /** A digest lists this many matches; the rest are counted and linked. */
-export const DIGEST_ITEMS = 20;
+const DIGEST_ITEMS = 20;
 /** Discord refuses content over 2,000 characters (50035); Slack cuts text at 40,000. */
 const LIMIT: Record<DestinationKind, number> = { slack: 39_000, discord: 2000 };
 

@@ -36,7 +36,10 @@ export const createAlertsRepository = (db: Database) => ({
     return Number(result.numDeletedRows) > 0;
   },
 
-  /** Routes with something to do now: instant ones (new matches are looked for), digests whose window has ended. */
+  /**
+   * Routes with something to do now: instant ones whose monitor stored a match after their cursor
+   * (so an idle pass costs this one query, not one per route), and digests whose window has ended.
+   */
   due: (now: string) =>
     db
       .selectFrom('monitor_routes')
@@ -54,7 +57,22 @@ export const createAlertsRepository = (db: Database) => ({
         'destinations.kind',
         'destinations.status',
       ])
-      .where((w) => w.or([w('monitor_routes.frequency', '=', 'instant'), w('monitor_routes.next_digest_at', '<=', now)]))
+      .where((w) =>
+        w.or([
+          w.and([
+            w('monitor_routes.frequency', '=', 'instant'),
+            w.exists(
+              w
+                .selectFrom('monitor_matches')
+                .select('monitor_matches.seq')
+                .whereRef('monitor_matches.monitor_id', '=', 'monitor_routes.monitor_id')
+                .whereRef('monitor_matches.seq', '>', 'monitor_routes.cursor_seq')
+                .where('monitor_matches.filtered', '=', 0),
+            ),
+          ]),
+          w('monitor_routes.next_digest_at', '<=', now),
+        ]),
+      )
       .execute(),
 
   /** Delivered matches after `cursor` (storage order) with their drafts; filtered ones are never sent. */

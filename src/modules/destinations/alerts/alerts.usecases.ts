@@ -2,7 +2,6 @@ import type { Database } from '../../../shared/db/database.ts';
 import { monitorsErrors } from '../../monitors/monitors.errors.ts';
 import { destinationsErrors } from '../destinations.errors.ts';
 import type { DestinationsUsecases } from '../destinations.usecases.ts';
-import type { DestinationKind } from '../destinations.tables.ts';
 import { digestMessage, matchMessage, type AlertLinks } from './alerts.messages.ts';
 import { createAlertsRepository } from './alerts.repository.ts';
 import { knownTimeZone, nextDigestAt } from './alerts.schedule.ts';
@@ -87,7 +86,6 @@ export function createAlertsUsecases(deps: { db: Database; clock: () => Date; li
       let messages = 0;
       for (const route of await repo.due(now.toISOString())) {
         const cursor = Number(route.cursor_seq);
-        const kind = route.kind as DestinationKind;
         const active = route.status === 'active';
         const digest = route.frequency !== 'instant';
         // A digest holds what was stored before its pass: the window's matches and any stored in the few
@@ -98,8 +96,8 @@ export function createAlertsUsecases(deps: { db: Database; clock: () => Date; li
         if (!digest && matches.length === 0) continue;
         if (active && matches.length > 0) {
           const records = digest
-            ? [{ subject: `digest:${route.monitor_id}:${route.next_digest_at}`, message: digestMessage(kind, route.monitor_name, windowOf(route.frequency, route.next_digest_at!, route.at, route.time_zone), matches, links) }]
-            : matches.map((match) => ({ subject: `match:${match.id}`, message: matchMessage(kind, route.monitor_name, match, links), order: orderOf(match.seq) }));
+            ? [{ subject: `digest:${route.monitor_id}:${route.next_digest_at}`, message: digestMessage(route.kind, route.monitor_name, windowOf(route.frequency, route.next_digest_at!, route.at, route.time_zone), matches, links) }]
+            : matches.map((match) => ({ subject: `match:${match.id}`, message: matchMessage(route.kind, route.monitor_name, match, links), order: orderOf(match.seq) }));
           await deps.outbox.enqueueMany(route.destination_id, records);
           messages += records.length;
         }

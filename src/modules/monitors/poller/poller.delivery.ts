@@ -198,12 +198,10 @@ export function createMatchDelivery(deps: {
     const pending = written;
     written = [];
     await Promise.all(pending);
-    // With their drafts written, the new matches go to the destinations they are routed to.
-    await deps.alerts.sendDue();
     let sent = 0;
     for (;;) {
       const batches = await outbox.unsentBatches(50);
-      if (batches.length === 0) return sent;
+      if (batches.length === 0) break;
       for (const { webhook_batch: batch, monitor_id: monitorId } of batches) {
         const rows = await outbox.batch(batch!);
         const monitor = await createPollerRepository(db).monitor(monitorId);
@@ -221,6 +219,10 @@ export function createMatchDelivery(deps: {
         await outbox.markNotified(batch!, clock().toISOString());
       }
     }
+    // With their drafts written, the new matches also go to the destinations they are routed to: after
+    // the webhooks, so a failing destination pass holds up no webhook (the worker's 5-s pass retries it).
+    await deps.alerts.sendDue();
+    return sent;
   }
 
   return { judge, store, announce, announceGap, flush };
