@@ -25,11 +25,8 @@ import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runne
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
-import { CHAT_TIMEOUT_MS, MAX_RETRY_AFTER_MS } from '../modules/destinations/destinations.delivery.ts';
-import type { DestinationKind } from '../modules/destinations/destinations.tables.ts';
-import { createDestinationsUsecases, DESTINATION_QUEUE } from '../modules/destinations/destinations.usecases.ts';
-import { createAlertsUsecases } from '../modules/destinations/alerts/alerts.usecases.ts';
-import { postChat } from '../integrations/chat/chat.client.ts';
+import { DESTINATION_QUEUE } from '../modules/destinations/destinations.usecases.ts';
+import { createAlerting, type AlertingOverrides } from './alerting.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
 import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
@@ -67,7 +64,7 @@ export interface Overrides {
   /** How long a webhook attempt waits for an answer (tests shorten the 10 s the document promises). */
   webhookTimeoutMs?: number;
   /** Where Slack's and Discord's webhooks live, and how long a post waits for them (tests: the fakes). */
-  chat?: { bases: Record<DestinationKind, string[]>; timeoutMs?: number };
+  chat?: AlertingOverrides['chat'];
   /** Where lines about the database and the job queue go (the request log is Fastify's own). */
   log?: Logger;
   /** Options of the Reddit client built here (ignored when `reddit` is given). */
@@ -115,12 +112,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     timeoutMs: overrides.webhookTimeoutMs,
   });
   await webhooks.sealClearSecrets();
-  const chatOptions = { timeoutMs: overrides.chat?.timeoutMs ?? CHAT_TIMEOUT_MS, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
-  const destinations = createDestinationsUsecases({
-    db, jobs, clock, random, log, webhooks, secretKey: config.secretKey, sleep: overrides.sleep ?? realSleep, bases: overrides.chat?.bases,
-    post: (kind, url, message) => postChat(kind, url, message, chatOptions),
-  });
-  const alerts = createAlertsUsecases({ db, clock, links: { publicUrl: config.publicUrl }, outbox: destinations });
+  const { destinations, alerts, linking, close: closeAlerting } = createAlerting(config, overrides, { db, jobs, clock, random, log, webhooks, sleep: overrides.sleep ?? realSleep });
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
   const billing = createBillingUsecases({
     db,
@@ -198,10 +190,12 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     await recover();
     // One poller for every monitor; on several instances the lease lets one of them poll at a time.
     const stopPoller = monitorPoller.start();
+    const stopLinking = linking?.start();
     return () => {
       clearInterval(timer);
       clearInterval(alertsTimer);
       stopPoller();
+      stopLinking?.();
     };
   }
 
@@ -256,12 +250,15 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     /** "Now" for the pages that show it; pinned by tests like every usecase's. */
     clock,
     destinations,
+    /** The Telegram bot's reading of `/start <code>` (null without TELEGRAM_BOT_TOKEN); tests call `pollOnce(0)`. */
+    telegramLinking: linking,
     /** Monitor → destination routes; `sendDue()` records new matches and ended digests in the outbox (the worker, every 5 s). */
     alerts,
     startWorker,
     ping: () => ping(db),
     async close() {
       await jobs.stop();
+      closeAlerting();
       await rateLimit.close();
       await redditBudget.close();
       await db.destroy();

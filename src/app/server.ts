@@ -174,6 +174,7 @@ export async function buildServer(
     accountSettings: services.accountSettings,
     billing: services.billing,
     stripeApiUrl: services.config.billing.stripe?.apiUrl ?? null,
+    destinations: services.destinations,
     clock: services.clock,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,

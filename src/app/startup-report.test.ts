@@ -9,6 +9,9 @@ const everything = {
   LLM_MODEL: 'llama3',
   PUBLIC_URL: 'https://subpilot.example',
   SECRET_KEY: 'a'.repeat(64),
+  SMTP_URL: 'smtp://mail.example:587',
+  MAIL_FROM: 'alerts@subpilot.example',
+  TELEGRAM_BOT_TOKEN: `123456:${'A'.repeat(35)}`,
 };
 const listening = { host: '127.0.0.1', port: 8080 };
 const without = (...names: (keyof typeof everything)[]) =>
@@ -35,18 +38,22 @@ describe('the start-up report', () => {
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
     const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
-    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate and relevance judging', 'Connect Reddit and publish', 'Webhooks']);
+    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate and relevance judging', 'Connect Reddit and publish', 'Webhooks', 'Email alerts', 'Telegram alerts']);
     expect(warnings[0]!.msg).toMatch(/REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET .*approved/);
     expect(warnings[1]!.msg).toMatch(/LLM_BASE_URL and LLM_MODEL/);
     expect(warnings[2]!.msg).toMatch(/REDDIT_CLIENT_ID.*"web app".*PUBLIC_URL.*SECRET_KEY/);
     expect(warnings[3]!.msg).toMatch(/SECRET_KEY \(try: openssl rand -hex 32\)/);
+    expect(warnings[4]!.msg).toMatch(/^Email alerts are off \(an email destination answers 503\): set SMTP_URL and MAIL_FROM; PUBLIC_URL .*; SECRET_KEY/);
+    expect(warnings[5]!.msg).toMatch(/^Telegram alerts are off .*: set TELEGRAM_BOT_TOKEN .*BotFather.*; SECRET_KEY/);
   });
 
-  it('without SECRET_KEY alone, connections/publish and webhooks are off and both name SECRET_KEY only', () => {
+  it('without SECRET_KEY alone, connections/publish, webhooks, email and Telegram are off and each names SECRET_KEY only', () => {
     const warnings = startupReport(without('SECRET_KEY'), listening).slice(2);
-    expect(warnings).toHaveLength(2);
+    expect(warnings).toHaveLength(4);
     expect(warnings[0]!.msg).toMatch(/^Connect Reddit and publish are off .*set SECRET_KEY \(try: openssl rand -hex 32\)\.$/);
     expect(warnings[1]!.msg).toMatch(/^Webhooks are off/);
+    expect(warnings[2]!.msg).toMatch(/^Email alerts are off .*: set SECRET_KEY \(try: openssl rand -hex 32\)\.$/);
+    expect(warnings[3]!.msg).toMatch(/^Telegram alerts are off .*: set SECRET_KEY \(try: openssl rand -hex 32\)\.$/);
   });
 
   it('without PUBLIC_URL connections are off for want of a redirect URI, and the dashboard is at the listening address', () => {
@@ -55,6 +62,7 @@ describe('the start-up report', () => {
       'Dashboard: http://[::1]:9000/dashboard',
       expect.stringMatching(/^Credits are not sold here/),
       'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set PUBLIC_URL (or REDDIT_REDIRECT_URI).',
+      'Email alerts are off (an email destination answers 503): set PUBLIC_URL (the links in each mail).',
     ]);
   });
 

@@ -56,5 +56,9 @@ export function startupReport(config: Config, listening: { host: string; port: n
   if (!config.secretKey) {
     off(`Webhooks are off (a scrape with webhook_url answers 503): set ${SECRET_KEY_HINT}.`);
   }
+  const mailNeeds = [...(config.channels.mail ? [] : ['SMTP_URL and MAIL_FROM']), ...(config.publicUrl ? [] : ['PUBLIC_URL (the links in each mail)']), ...(config.secretKey ? [] : [SECRET_KEY_HINT])];
+  if (mailNeeds.length > 0) off(`Email alerts are off (an email destination answers 503): set ${mailNeeds.join('; ')}.`);
+  const telegramNeeds = [...(config.channels.telegram ? [] : ["TELEGRAM_BOT_TOKEN (a bot from Telegram's @BotFather)"]), ...(config.secretKey ? [] : [SECRET_KEY_HINT])];
+  if (telegramNeeds.length > 0) off(`Telegram alerts are off (a telegram destination answers 503): set ${telegramNeeds.join('; ')}.`);
   return lines;
 }

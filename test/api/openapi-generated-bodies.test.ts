@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/app/server.ts';
 import { REFUSED_AS } from '../../src/shared/http/field-rules.ts';
 import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
-import { deref, schemaArbitrary, type Components, type Schema } from '../support/schema-arbitraries.ts';
+import { deref, schemaArbitrary, unionOf, type Components, type Schema } from '../support/schema-arbitraries.ts';
 import { mutations, type Rule } from '../support/schema-mutations.ts';
 import { engines } from '../support/engines.ts';
 import { matchStore } from '../support/matches.ts';
@@ -61,6 +61,7 @@ const OPERATIONS = [
   'PATCH /api/v1/matches/{id}',
   'POST /api/v1/credits/checkout',
   'POST /api/v1/destinations',
+  'PATCH /api/v1/destinations/{id}',
   'POST /api/v1/destinations/{id}/test',
   'PUT /api/v1/monitors/{id}/destinations/{destination_id}',
 ];
@@ -87,7 +88,7 @@ const count = (keys: string[]) => keys.reduce<Record<string, number>>((counts, k
  * broken, the rules that body offers taken in turn, the place and the way picked by the seed.
  */
 function bodiesOf(schema: Schema, components: Components, number: number, seed: number): { valid: unknown[]; invalid: Broken[] } {
-  const bodies = schemaArbitrary(schema, components, { formats: { uri: webhookUrls } }).filter(fits);
+  const bodies = schemaArbitrary(schema, components, { formats: { uri: webhookUrls, email: fc.emailAddress() } }).filter(fits);
   const valid = fc.sample(bodies, { seed, numRuns: number });
   const invalid = fc.sample(fc.tuple(bodies, fc.nat()), { seed: seed + 50, numRuns: number }).map(([body, choice], index) => {
     const all = mutations(body, schema, components);
@@ -226,7 +227,7 @@ describe.each(engines)('request bodies generated from the OpenAPI document (%s)'
     const stated = new Set(['request.invalid', ...statedCodes(schema, doc.components)]);
     const refusedByValidation = (outcome: Outcome) => outcome.status === 422 && stated.has(outcome.code ?? '');
     const validate = validatorFor(schema);
-    const branches = deref(schema, doc.components).oneOf ?? [schema];
+    const branches = unionOf(deref(schema, doc.components)) ?? [schema];
     const seed = SEED + OPERATIONS.indexOf(operation) * 100;
     const generated = spread(PER_OPERATION, branches.length).map((number, branch) => bodiesOf(branches[branch]!, doc.components, number, seed + branch));
     const valid = generated.flatMap((g) => g.valid);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainDestination, type DrainDeps } from '../../src/modules/destinations/destinations.delivery.ts';
+import { drainDestination, PACE_MS, type DrainDeps } from '../../src/modules/destinations/destinations.delivery.ts';
 import { createDestinationsRepository } from '../../src/modules/destinations/destinations.repository.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
@@ -45,9 +45,10 @@ describe.each(engines)('handing a destination from one drainer to the next on %s
       clock: clock.now,
       sleep: async (ms) => clock.advance(ms / 1000),
       // Neither case sends: one finds the destination held, the other finds nothing pending until it lets go.
-      post: async () => {
+      send: async () => {
         throw new Error('nothing is sent in these cases');
       },
+      paceMs: PACE_MS,
       openUrl: () => slack.url,
       requeue: async (destinationId, after = 0) => void jobs.push([destinationId, after]),
       announceOff: async () => undefined,

@@ -96,6 +96,7 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   },
   listDestinations: { method: 'GET', scope: 'read', target: () => '/api/v1/destinations' },
   getDestination: { method: 'GET', scope: 'read', target: (w) => `/api/v1/destinations/${w.ids.destination}` },
+  updateDestination: { method: 'PATCH', scope: 'monitors', target: (w) => `/api/v1/destinations/${w.ids.destination}`, body: (w) => ({ name: `Contract ${w.serial()}` }) },
   // A destination of nobody, as deleteMonitor's.
   deleteDestination: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/destinations/dst_${NO_ID}` },
   testDestination: { method: 'POST', scope: 'monitors', target: (w) => `/api/v1/destinations/${w.ids.destination}/test`, body: () => ({}) },

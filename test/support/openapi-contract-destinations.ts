@@ -3,6 +3,7 @@
  * openapi-contract-scenarios.ts. The main app takes Slack and Discord webhooks on 127.0.0.1:9 (discard),
  * so nothing leaves the machine; the limits app has no SECRET_KEY.
  */
+import { sha256 } from '../../src/shared/crypto/sha256.ts';
 import { CONTRACT_CHAT_BASE } from './openapi-contract-apps.ts';
 import { NO_ID, get, post, type World } from './openapi-contract-calls.ts';
 import { bodyRefusals, byId, ok, scenario, type Scenario } from './openapi-contract-scenarios.ts';
@@ -22,6 +23,25 @@ export const DESTINATION_SCENARIOS: Scenario[] = [
   scenario('createDestination', 422, 'a URL that is not a webhook of the service', {
     code: 'destinations.invalid_url',
     call: () => post('/api/v1/destinations', { kind: 'slack', name: 'x', url: 'https://example.com/services/T1/B1/x' }),
+  }),
+  ok('updateDestination'),
+  ...bodyRefusals('updateDestination', 'PATCH', (w) => `/api/v1/destinations/${w.ids.destination}`, { name: '' }),
+  scenario('updateDestination', 404, 'a destination that does not exist', { call: () => ({ method: 'PATCH', target: `/api/v1/destinations/dst_${NO_ID}`, body: { name: 'x' } }) }),
+  scenario('updateDestination', 422, 'a new URL that is not a webhook of the service', {
+    code: 'destinations.invalid_url',
+    call: (w) => ({ method: 'PATCH', target: `/api/v1/destinations/${w.ids.destination}`, body: { url: 'https://example.com/services/T1/B1/x' } }),
+  }),
+  scenario('updateDestination', 422, 'an id longer than the schema allows', { call: () => ({ method: 'PATCH', target: `/api/v1/destinations/${'x'.repeat(70)}`, body: { name: 'x' } }) }),
+  scenario('createDestination', 422, 'an email destination without its address', {
+    code: 'destinations.invalid_target',
+    call: () => post('/api/v1/destinations', { kind: 'email', name: 'x' }),
+  }),
+  scenario('testDestination', 409, 'an address not yet confirmed', {
+    run: async (w) => {
+      const id = await created(w);
+      await w.main.services.db.updateTable('destinations').set({ status: 'unconfirmed' }).where('id', '=', id).execute();
+      return w.send('main', post(`/api/v1/destinations/${id}/test`, {}));
+    },
   }),
   ok('listDestinations'),
   ok('getDestination'),
@@ -71,6 +91,21 @@ export const DESTINATIONS_NOT_CONFIGURED: Scenario[] = [
     run: async (w) => w.send('limits', { ...post(`/api/v1/destinations/dst_${NO_ID}/test`, {}), token: await w.freshLimitsKey() }),
   }),
   scenario('createDestination', 503, 'a server without SECRET_KEY', {
-    run: async (w) => w.send('limits', { ...post('/api/v1/destinations', destinationBody(w)), token: await w.freshLimitsKey() }),
+    // A real Slack address: the limits app takes only the service's own hosts, and the body is checked first.
+    run: async (w) => w.send('limits', { ...post('/api/v1/destinations', { kind: 'slack', name: 'x', url: 'https://hooks.slack.com/services/T0001/B0001/limits' }), token: await w.freshLimitsKey() }),
+  }),
+  scenario('updateDestination', 503, 'a new URL on a server that lost its SECRET_KEY', {
+    run: async (w) => {
+      const token = await w.freshLimitsKey();
+      const { db } = w.limits.services;
+      const key = await db.selectFrom('api_keys').select('account_id').where('fingerprint', '=', sha256(token)).executeTakeFirstOrThrow();
+      const id = `dst_${NO_ID}`;
+      const at = new Date().toISOString();
+      await db
+        .insertInto('destinations')
+        .values({ id, account_id: key.account_id, kind: 'slack', name: 'kept', url_sealed: 'x', url_hint: '…/x', status: 'active', off_reason: null, next_send_at: at, draining_until: null, created_at: at, confirm_expires_at: null })
+        .execute();
+      return w.send('limits', { method: 'PATCH', target: `/api/v1/destinations/${id}`, body: { url: 'https://hooks.slack.com/services/T0001/B0001/again' }, token });
+    },
   }),
 ];

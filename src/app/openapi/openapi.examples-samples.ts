@@ -230,9 +230,37 @@ export const destination = {
   kind: 'slack',
   name: '#leads',
   url: '…/uvwx',
+  address: null,
+  chat: null,
   status: 'active',
   off_reason: null,
+  link: null,
+  confirm_by: null,
   created_at: '2026-11-25T09:00:00.000Z',
+};
+
+/** An email destination just added: one mail with a link went to the address. */
+export const emailDestination = {
+  ...destination,
+  id: 'dst_0192f0c1a2b3d4d5e6f7a8b9c0d1',
+  kind: 'email',
+  name: 'Sales inbox',
+  url: null,
+  address: 'sales@example.com',
+  status: 'unconfirmed',
+  confirm_by: '2026-12-02T09:00:00.000Z',
+};
+
+/** A Telegram destination waiting for its chat: the person opens `link` in Telegram and presses Start. */
+export const telegramDestination = {
+  ...destination,
+  id: 'dst_0192f0c1a2b3e4d5e6f7a8b9c0d1',
+  kind: 'telegram',
+  name: 'Growth team',
+  url: null,
+  status: 'unconfirmed',
+  link: 'https://t.me/subpilot_alerts_bot?start=0192f0c1a2b3e4d5e6f7a8b9c0d1Zk3q9TnV0bX2cW8yA1sE4r',
+  confirm_by: '2026-12-02T09:00:00.000Z',
 };
 
 /** A test message sent to it at the first attempt. */

@@ -1,5 +1,7 @@
 import {
   destination,
+  emailDestination,
+  telegramDestination,
   dailyRoute,
   destinationDelivery,
   editedGeneration,
@@ -115,10 +117,27 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
     request: {
       slack: { kind: 'slack', name: '#leads', url: 'https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnopqrstuvwx' },
       discord: { kind: 'discord', name: 'Leads', url: 'https://discord.com/api/webhooks/1234567890/token-of-the-webhook' },
+      email: { kind: 'email', name: 'Sales inbox', address: 'sales@example.com' },
+      telegram: { kind: 'telegram', name: 'Growth team' },
     },
-    responses: { 201: destination },
+    responses: { 201: telegramDestination },
   },
-  listDestinations: { responses: { 200: { data: [destination, { ...destination, id: 'dst_0192f0c1a2b3aa11bb22cc33dd44', kind: 'discord', name: 'Leads', url: '…/hook', status: 'off', off_reason: 'Discord answered 404 Unknown Webhook' }] } } },
+  updateDestination: {
+    request: { rename: { name: '#leads-emea' }, new_url: { url: 'https://hooks.slack.com/services/T0001/B0001/zyxwvutsrqponmlkjihgfedc' } },
+    responses: { 200: { ...destination, name: '#leads-emea' } },
+  },
+  listDestinations: {
+    responses: {
+      200: {
+        data: [
+          telegramDestination,
+          emailDestination,
+          destination,
+          { ...destination, id: 'dst_0192f0c1a2b3aa11bb22cc33dd44', kind: 'discord', name: 'Leads', url: '…/hook', status: 'off', off_reason: 'Discord says the webhook was deleted (Unknown Webhook)' },
+        ],
+      },
+    },
+  },
   getDestination: { responses: { 200: destination } },
   deleteDestination: { responses: {} },
   testDestination: { request: { standard: {}, own: { text: 'Checking the #leads alerts' } }, responses: { 202: { ...destinationDelivery, status: 'pending', sent_at: null, attempts: [] } } },

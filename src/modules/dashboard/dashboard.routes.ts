@@ -16,6 +16,7 @@ import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
 import type { BillingUsecases } from '../billing/billing.usecases.ts';
+import type { DestinationsUsecases } from '../destinations/destinations.usecases.ts';
 import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
 import { checkoutOrigins, creditsRoutes } from './dashboard.credits-routes.ts';
@@ -24,6 +25,7 @@ import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
 import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
+import { recipientRoutes } from './dashboard.recipient-routes.ts';
 import { inboxRoutes } from './dashboard.inbox-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
 import { monitorsRoutes } from './dashboard.monitors-routes.ts';
@@ -52,6 +54,8 @@ export interface DashboardOptions {
   billing: BillingUsecases;
   /** STRIPE_API_URL while Stripe is configured, else null: where the Credits page's forms may lead (checkoutOrigins). */
   stripeApiUrl: string | null;
+  /** Alert destinations: the pages a mail's links open (confirm, unsubscribe). */
+  destinations: DestinationsUsecases;
   /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
   clock: () => Date;
 }
@@ -97,6 +101,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   registerAssets(app);
   app.get('/', async (_request, reply) => reply.redirect('/dashboard/keys', 302));
   await app.register(guestRoutes, { sessions: options.sessions, allowSignup: options.allowSignup, policy });
+  await app.register(recipientRoutes, { destinations: options.destinations });
   await app.register(async (member) => {
     member.addHook('onRequest', requireSession);
     member.addHook('preValidation', checkSessionCsrf);

@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
-import type { ChatKind, ChatOutcome } from '../../integrations/chat/chat.client.ts';
 import type { DestinationsRepository } from './destinations.repository.ts';
+import type { Send } from './destinations.senders.ts';
 import type { DestinationKind, DestinationsTable } from './destinations.tables.ts';
 
 /**
- * The published pace of each service, as the time between two messages to one destination: Slack
- * about one a second per webhook (api.slack.com/docs/rate-limits), Discord five per five seconds per
- * webhook (delivery-2026.md), sent one a second so that no window of five seconds holds six.
+ * The published pace of each service, as the time between two messages to one destination (the
+ * default of DESTINATION_PACE_MS): Slack about one a second per webhook (api.slack.com/docs/rate-limits),
+ * Discord five per five seconds per webhook (delivery-2026.md), sent one a second so that no window
+ * of five seconds holds six; Telegram one a second per chat but twenty a minute per group
+ * (core.telegram.org/bots/faq), so one every three seconds, which holds for both; a mailbox one a second.
  */
-export const PACE_MS: Record<DestinationKind, number> = { slack: 1000, discord: 1000 };
+export const PACE_MS: Record<DestinationKind, number> = { slack: 1000, discord: 1000, telegram: 3000, email: 1000 };
 /** How long a post waits for the service's answer. */
 export const CHAT_TIMEOUT_MS = 10_000;
 /** The longest wait a 429 is taken at its word for: a longer stated wait is cut to this and tried then. */
@@ -31,7 +33,9 @@ export interface DrainDeps {
   repo: DestinationsRepository;
   clock: () => Date;
   sleep: (ms: number) => Promise<void>;
-  post: (kind: ChatKind, url: string, message: unknown) => Promise<ChatOutcome>;
+  send: Send;
+  paceMs: Record<DestinationKind, number>;
+  /** Where its messages go, unsealed: the webhook URL, the address, the chat id. */
   openUrl: (destination: DestinationsTable) => string;
   requeue: (destinationId: string, startAfterSeconds?: number) => Promise<void>;
   /** Tells the owner, once: the drainer that switched the destination off calls it, no other. */
@@ -53,7 +57,7 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
     // go (below). Should it die instead, this job comes back when its lease is over, not every second.
     const destination = await repo.forDrain(destinationId);
     const held = destination?.draining_until ? Date.parse(destination.draining_until) - start : 0;
-    if (destination?.status === 'active') await deps.requeue(destinationId, Math.max(1, Math.ceil(held / 1000)));
+    if (destination && destination.status !== 'off') await deps.requeue(destinationId, Math.max(1, Math.ceil(held / 1000)));
     return;
   }
   const destination = (await repo.forDrain(destinationId))!;
@@ -79,9 +83,9 @@ export async function drainDestination(destinationId: string, deps: DrainDeps): 
       attempts += 1;
       await repo.extendDrain(destinationId, at(now + DRAIN_LEASE_MS));
       if (!(await repo.claimAttempt(row, at(now + ATTEMPT_LEASE_MS)))) return;
-      const outcome = await deps.post(destination.kind, url, JSON.parse(row.message));
+      const outcome = await deps.send(destination, url, { id: row.id, subject: row.subject, message: JSON.parse(row.message) });
       const done = clock().getTime();
-      nextSend = now + PACE_MS[destination.kind];
+      nextSend = now + deps.paceMs[destination.kind];
       const attempt = { attempted_at: at(now), status_code: outcome.status, answer: outcome.answer, duration_ms: done - now };
       if (outcome.outcome === 'sent') {
         await repo.recordAttempt(row.id, { ...attempt, error: null }, { status: 'sent', sent_at: at(done), receipt: outcome.messageId });

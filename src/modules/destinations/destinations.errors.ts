@@ -10,6 +10,36 @@ export const destinationsErrors = {
       status: 503,
       message: 'Destinations are not configured on this server (SECRET_KEY unset): their webhook URLs are kept encrypted with it.',
     }),
+  /** Each kind names where its messages go in its own field: a rule between fields the schema states (x-refused-as). */
+  invalidTarget: (kind: string, field: 'url' | 'address') => {
+    const needs = kind === 'email' ? 'address (the email address)' : kind === 'telegram' ? 'neither url nor address (the chat is linked through the bot)' : 'url (its webhook URL)';
+    const given = (kind === 'email' && field === 'address') || ((kind === 'slack' || kind === 'discord') && field === 'url');
+    return new AppError({
+      code: 'destinations.invalid_target',
+      status: 422,
+      message: `A ${kind} destination takes ${needs}${given ? `; ${field} is missing` : `, not ${field}`}.`,
+      extra: { errors: [{ path: `/${field}`, message: given ? `${field} is required for a ${kind} destination` : `${field} is not taken by a ${kind} destination` }] },
+    });
+  },
+  channelNotConfigured: (channel: string, settings: string) =>
+    new AppError({
+      code: 'destinations.channel_not_configured',
+      status: 503,
+      message: `${channel} destinations are not configured on this server: the operator sets ${settings} (docs/operations.md).`,
+    }),
+  unconfirmed: (kind: string) =>
+    new AppError({
+      code: 'destinations.unconfirmed',
+      status: 409,
+      message:
+        kind === 'email'
+          ? 'This address is not confirmed yet: follow the link in the mail sent to it, then send a test.'
+          : 'This Telegram chat is not linked yet: open the destination\'s link in Telegram and press Start, then send a test.',
+    }),
+  linkInvalid: () =>
+    new AppError({ code: 'destinations.link_invalid', status: 404, message: 'This link is not valid: it may be incomplete, or its destination was deleted. Add the destination again on the dashboard.' }),
+  linkExpired: () =>
+    new AppError({ code: 'destinations.link_expired', status: 410, message: 'This link has expired (it works for 7 days). Delete the destination on the dashboard and add it again for a new one.' }),
   notFound: () => new AppError({ code: 'destinations.not_found', status: 404, message: 'No such destination.' }),
   limitReached: (limit: number) =>
     new AppError({ code: 'destinations.limit_reached', status: 422, message: `This account already has ${limit} destinations, the most it may have; delete one first.` }),

@@ -3,7 +3,7 @@ import type { Database } from '../../shared/db/database.ts';
 import type { DestinationsTable, OutboxTable } from './destinations.tables.ts';
 
 /** The columns an answer may show: never the sealed URL. */
-const SHOWN = ['id', 'kind', 'name', 'url_hint', 'status', 'off_reason', 'created_at'] as const;
+const SHOWN = ['id', 'kind', 'name', 'url_hint', 'status', 'off_reason', 'created_at', 'confirm_expires_at'] as const;
 
 export const createDestinationsRepository = (db: Database) => ({
   insert: (row: Insertable<DestinationsTable>) => db.insertInto('destinations').values(row).execute(),
@@ -33,13 +33,16 @@ export const createDestinationsRepository = (db: Database) => ({
     return db.selectFrom('outbox').selectAll().where('destination_id', '=', row.destination_id).where('subject', '=', row.subject).executeTakeFirstOrThrow();
   },
 
-  /** Takes the destination for one drainer until `until`, when it is active and no other drainer holds it. */
+  /**
+   * Takes the destination for one drainer until `until`, when no other drainer holds it and it is
+   * active, or unconfirmed (its one message: the confirmation, or the reply to a linked chat).
+   */
   async claimDrain(id: string, now: string, until: string) {
     const result = await db
       .updateTable('destinations')
       .set({ draining_until: until })
       .where('id', '=', id)
-      .where('status', '=', 'active')
+      .where('status', 'in', ['active', 'unconfirmed'])
       .where((w) => w.or([w('draining_until', 'is', null), w('draining_until', '<=', now)]))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
@@ -78,10 +81,22 @@ export const createDestinationsRepository = (db: Database) => ({
 
   /** Switches it off with its reason and fails what it still had to send; true only for the call that switched it. */
   async switchOff(id: string, reason: string) {
-    const result = await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    const result = await db.updateTable('destinations').set({ status: 'off', off_reason: reason, draining_until: null }).where('id', '=', id).where('status', '!=', 'off').executeTakeFirst();
     await db.updateTable('outbox').set({ status: 'failed', error: reason }).where('destination_id', '=', id).where('status', '=', 'pending').execute();
     return result.numUpdatedRows > 0n;
   },
+
+  /** An unconfirmed destination made active (its address confirmed, its chat linked); false when it was not unconfirmed. */
+  async activate(id: string, set: { url_sealed?: string; url_hint?: string }) {
+    const result = await db.updateTable('destinations').set({ ...set, status: 'active', confirm_expires_at: null }).where('id', '=', id).where('status', '=', 'unconfirmed').executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  rename: (accountId: string, id: string, name: string) => db.updateTable('destinations').set({ name }).where('id', '=', id).where('account_id', '=', accountId).execute(),
+
+  /** A webhook given a new URL: active again, whatever switched it off. */
+  replaceUrl: (accountId: string, id: string, set: { url_sealed: string; url_hint: string }) =>
+    db.updateTable('destinations').set({ ...set, status: 'active', off_reason: null }).where('id', '=', id).where('account_id', '=', accountId).execute(),
 
   /** The account's own webhook endpoint (dashboard, Webhooks page), where it is told of a switch-off. */
   accountWebhook: async (accountId: string) =>

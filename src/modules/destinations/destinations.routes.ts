@@ -10,24 +10,35 @@ import {
   destinationParamsSchema,
   destinationSchema,
   destinationTestSchema,
+  destinationUpdateSchema,
 } from './destinations.schemas.ts';
 import { MAX_DESTINATIONS, type DestinationsUsecases } from './destinations.usecases.ts';
 
 const FREE = 'Free: destinations cost nothing, and neither do the messages sent to them.';
 
-/** Where alerts go: Slack and Discord webhooks of the account (docs/api/destinations.md). */
+/** Where alerts go: the account's Slack and Discord webhooks, email addresses and Telegram chats (docs/api/destinations.md). */
 export const destinationsRoutes: FastifyPluginAsyncTypebox<{ destinations: DestinationsUsecases }> = async (app, { destinations }) => {
   app.post(
     '/destinations',
     {
       config: {
         scope: 'monitors',
-        errors: [destinationsErrors.invalidUrl('must be a Slack incoming-webhook URL, https://hooks.slack.com/services/T…/B…/…'), destinationsErrors.limitReached(MAX_DESTINATIONS), destinationsErrors.notConfigured()],
+        errors: [
+          destinationsErrors.invalidUrl('must be a Slack incoming-webhook URL, https://hooks.slack.com/services/T…/B…/…'),
+          destinationsErrors.invalidTarget('email', 'address'),
+          destinationsErrors.limitReached(MAX_DESTINATIONS),
+          destinationsErrors.notConfigured(),
+          destinationsErrors.channelNotConfigured('Telegram', 'TELEGRAM_BOT_TOKEN'),
+        ],
       },
       schema: {
-        summary: 'Add a Slack or Discord webhook as a destination for alerts',
+        summary: 'Add a destination for alerts: a Slack or Discord webhook, an email address, a Telegram chat',
         operationId: 'createDestination',
-        description: `The URL must be the service's own webhook URL; it is kept encrypted and never shown again. ${FREE}`,
+        description:
+          "A webhook's URL must be the service's own; it is kept encrypted and never shown again, and the destination is active at once. " +
+          'An email address gets one mail with a link and is `unconfirmed` until the link is followed. A Telegram destination answers ' +
+          '`link`: the person opens it in Telegram and presses Start, and the chat they are in becomes the destination. ' +
+          `Nothing but the confirmation is sent to an unconfirmed destination. ${FREE}`,
         tags: ['destinations'],
         body: destinationBodySchema,
         response: { 201: destinationSchema },
@@ -63,6 +74,31 @@ export const destinationsRoutes: FastifyPluginAsyncTypebox<{ destinations: Desti
     async (request) => destinations.get(callerOf(request).accountId, request.params.id),
   );
 
+  app.patch(
+    '/destinations/:id',
+    {
+      config: {
+        scope: 'monitors',
+        errors: [
+          destinationsErrors.notFound(),
+          destinationsErrors.invalidUrl('must be a Slack incoming-webhook URL, https://hooks.slack.com/services/T…/B…/…'),
+          destinationsErrors.invalidTarget('email', 'url'),
+          destinationsErrors.notConfigured(),
+        ],
+      },
+      schema: {
+        summary: 'Rename a destination, or give a webhook a new URL',
+        operationId: 'updateDestination',
+        description: `A new URL makes a switched-off webhook active again. An address or a chat cannot be changed: add a new destination. ${FREE}`,
+        tags: ['destinations'],
+        params: destinationParamsSchema,
+        body: destinationUpdateSchema,
+        response: { 200: destinationSchema },
+      },
+    },
+    async (request) => destinations.update(callerOf(request).accountId, request.params.id, request.body),
+  );
+
   app.delete(
     '/destinations/:id',
     {
@@ -85,7 +121,10 @@ export const destinationsRoutes: FastifyPluginAsyncTypebox<{ destinations: Desti
   app.post(
     '/destinations/:id/test',
     {
-      config: { scope: 'monitors', errors: [destinationsErrors.notFound(), destinationsErrors.off('Slack answered 404 no_service'), destinationsErrors.notConfigured()] },
+      config: {
+        scope: 'monitors',
+        errors: [destinationsErrors.notFound(), destinationsErrors.off('Slack answered 404 no_service'), destinationsErrors.unconfirmed('email'), destinationsErrors.notConfigured()],
+      },
       schema: {
         summary: 'Send a test message to a destination',
         operationId: 'testDestination',

@@ -1,17 +1,24 @@
 import type { Generated } from 'kysely';
 
-export type DestinationKind = 'slack' | 'discord';
+export type DestinationKind = 'slack' | 'discord' | 'email' | 'telegram';
+/** The kinds that are a webhook URL of the service's own. */
+export type WebhookKind = 'slack' | 'discord';
+/** `unconfirmed`: an address whose link was not yet followed, a Telegram chat not yet linked; nothing but that is sent to it. */
+export type DestinationStatus = 'unconfirmed' | 'active' | 'off';
 
 export interface DestinationsTable {
   id: string;
   account_id: string;
   kind: DestinationKind;
   name: string;
-  /** The webhook URL, sealed with SECRET_KEY (the account id as context): it is the destination's password. */
+  /**
+   * Where messages go, sealed with SECRET_KEY (the account id as context): the webhook URL (it is the
+   * destination's password), the email address, the Telegram chat id (empty until the chat is linked).
+   */
   url_sealed: string;
-  /** What answers show of the URL: `…/` and its last four characters. */
+  /** What answers show of it: a webhook URL's last four characters after `…/`, the address, the chat's name. */
   url_hint: string;
-  status: 'active' | 'off';
+  status: DestinationStatus;
   /** Why it was switched off (the channel said it is gone), in words for its owner. */
   off_reason: string | null;
   /** The pace: no message before this time (after the last send, or a 429's stated wait). */
@@ -19,6 +26,8 @@ export interface DestinationsTable {
   /** The lease of the worker draining it; null or past when none is. */
   draining_until: string | null;
   created_at: string;
+  /** Until when the signed link that confirms an address or links a chat works; null once confirmed. */
+  confirm_expires_at: string | null;
 }
 
 export interface OutboxTable {

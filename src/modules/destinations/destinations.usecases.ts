@@ -1,29 +1,32 @@
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import type { ChatKind, ChatOutcome } from '../../integrations/chat/chat.client.ts';
 import { idOf, newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { open, seal } from '../../shared/crypto/seal.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { JobQueue } from '../../shared/jobs/jobs.queue.ts';
 import { destinationsErrors } from './destinations.errors.ts';
-import { drainDestination } from './destinations.delivery.ts';
+import { drainDestination, PACE_MS } from './destinations.delivery.ts';
 import { createDestinationsRepository } from './destinations.repository.ts';
+import { createRecipientUsecases } from './destinations.recipients.usecases.ts';
+import { CONFIRMATION, type Send } from './destinations.senders.ts';
+import { destinationOf, tokenFor } from './destinations.tokens.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
-import type { DestinationKind, DestinationsTable, OutboxAttemptsTable, OutboxTable } from './destinations.tables.ts';
+import type { DestinationKind, DestinationStatus, DestinationsTable, OutboxAttemptsTable, OutboxTable, WebhookKind } from './destinations.tables.ts';
 import { CHAT_BASES, urlHint, webhookUrlProblem } from './destinations.urls.ts';
+import { FORMATS } from './destinations.formats.ts';
 
 export const DESTINATION_QUEUE = 'destination';
 /** Enough for every channel of a team; a limit so that one account cannot fill the outbox's workers. */
 export const MAX_DESTINATIONS = 50;
 /** A drain job whose worker died runs again after this: the destination's lease is over by then. */
 const JOB_EXPIRE_SECONDS = 120;
+/** How long the link that confirms an address or links a chat works. */
+const CONFIRM_DAYS = 7;
 
-/** A destination as answers show it: the URL only by its hint. */
-const shown = ({ url_hint, ...destination }: { url_hint: string; id: string; kind: DestinationKind; name: string; status: 'active' | 'off'; off_reason: string | null; created_at: string }) => ({
-  ...destination,
-  url: url_hint,
-});
+type Row = { url_hint: string; id: string; kind: DestinationKind; name: string; status: DestinationStatus; off_reason: string | null; created_at: string; confirm_expires_at: string | null };
+
+export type DestinationInput = { kind: DestinationKind; name: string; url?: string; address?: string };
 
 /** A message as answers show it, with its attempts: not its body (it may quote what the owner routed privately). */
 const delivery = (row: OutboxTable, attempts: Selectable<OutboxAttemptsTable>[]) => ({
@@ -40,7 +43,9 @@ const delivery = (row: OutboxTable, attempts: Selectable<OutboxAttemptsTable>[])
 /** The message a test sends, in each service's own shape, naming the test so that its record can be found. */
 const testMessage = (kind: DestinationKind, name: string, test: string, own?: string) => {
   const text = own ? `${own.trim()} (${test})` : `subpilot: a test alert to "${name}" (${test}). New matches of the monitors you route here will arrive like this.`;
-  return kind === 'slack' ? { text } : { content: text };
+  if (kind === 'slack' || kind === 'telegram') return { text };
+  if (kind === 'discord') return { content: text, allowed_mentions: { parse: [] } };
+  return { subject: `subpilot: a test alert to "${name}"`, text, html: `<p>${FORMATS.html.escape(text)}</p>` };
 };
 
 export function createDestinationsUsecases(deps: {
@@ -51,12 +56,18 @@ export function createDestinationsUsecases(deps: {
   sleep: (ms: number) => Promise<void>;
   /** SECRET_KEY: webhook URLs are kept sealed with it; without it destinations are refused (503). */
   secretKey: Buffer | null;
-  /** Posts one message and says what the channel answered (src/integrations/chat). */
-  post: (kind: ChatKind, url: string, message: unknown) => Promise<ChatOutcome>;
+  /** Sends one message by the destination's kind and says what the channel answered (destinations.senders.ts). */
+  send: Send;
+  /** The time between two messages to one destination, per kind (DESTINATION_PACE_MS). */
+  paceMs?: Record<DestinationKind, number>;
+  /** Whether email can be sent here (SMTP_URL, MAIL_FROM and PUBLIC_URL set): without it email destinations are refused (503). */
+  mail: boolean;
+  /** The operator's Telegram bot, whose deep link links a chat; null without TELEGRAM_BOT_TOKEN (503). */
+  telegram: { username(): Promise<string> } | null;
   /** The account's signed webhooks: a `destination.off` event when a destination is switched off. */
   webhooks: Pick<WebhooksUsecases, 'enqueue'>;
   /** Where each service's webhooks live (tests: the fakes). */
-  bases?: Record<DestinationKind, string[]>;
+  bases?: Record<WebhookKind, string[]>;
   log: Pick<Logger, 'info' | 'warn'>;
 }) {
   const { db, jobs, clock, random, secretKey } = deps;
@@ -67,6 +78,42 @@ export function createDestinationsUsecases(deps: {
     if (!secretKey) throw destinationsErrors.notConfigured();
     return secretKey;
   };
+  /**
+   * Where the messages of a new destination go, checked for its kind: the webhook URL, the address,
+   * nothing yet (a chat). The body's own faults come first (422), then what the server lacks (503).
+   */
+  function targetOf(input: DestinationInput): string {
+    const webhook = input.kind === 'slack' || input.kind === 'discord';
+    const takes = webhook ? 'url' : input.kind === 'email' ? 'address' : null;
+    for (const field of ['url', 'address'] as const) {
+      if (field !== takes && input[field] !== undefined) throw destinationsErrors.invalidTarget(input.kind, field);
+    }
+    if (takes && input[takes] === undefined) throw destinationsErrors.invalidTarget(input.kind, takes);
+    if (input.kind === 'email' && !deps.mail) throw destinationsErrors.channelNotConfigured('Email', 'SMTP_URL, MAIL_FROM and PUBLIC_URL');
+    if (input.kind === 'telegram' && !deps.telegram) throw destinationsErrors.channelNotConfigured('Telegram', 'TELEGRAM_BOT_TOKEN');
+    if (!webhook) return input.kind === 'email' ? input.address!.trim() : '';
+    const problem = webhookUrlProblem(input.kind as WebhookKind, input.url!, bases[input.kind as WebhookKind]);
+    if (problem) throw destinationsErrors.invalidUrl(problem);
+    return input.url!;
+  }
+
+  /**
+   * A destination as answers show it: a webhook only by the end of its URL, an address whole, a chat
+   * by its name; while a chat is not linked, the link that links it (signed, so it can be shown again).
+   */
+  async function shown({ url_hint, confirm_expires_at, ...destination }: Row) {
+    const linking = destination.kind === 'telegram' && destination.status === 'unconfirmed' && secretKey && deps.telegram;
+    const expired = confirm_expires_at !== null && Date.parse(confirm_expires_at) <= clock().getTime();
+    return {
+      ...destination,
+      url: destination.kind === 'slack' || destination.kind === 'discord' ? url_hint : null,
+      address: destination.kind === 'email' ? url_hint : null,
+      chat: destination.kind === 'telegram' && url_hint ? url_hint : null,
+      link: linking && !expired ? `https://t.me/${await deps.telegram!.username()}?start=${tokenFor(secretKey, 'link', destination.id)}` : null,
+      confirm_by: confirm_expires_at,
+    };
+  }
+
   const queueDrain = (destinationId: string, startAfterSeconds = 0) =>
     jobs.send(DESTINATION_QUEUE, { destination_id: destinationId }, { retryLimit: 3, retryDelaySeconds: JOB_EXPIRE_SECONDS, expireSeconds: JOB_EXPIRE_SECONDS, startAfterSeconds });
 
@@ -117,30 +164,49 @@ export function createDestinationsUsecases(deps: {
   return {
     configured: secretKey !== null,
 
-    async create(accountId: string, input: { kind: DestinationKind; name: string; url: string }) {
+    /** A webhook is active at once; an address waits for its link to be followed, a Telegram chat for the bot's code. */
+    async create(accountId: string, input: DestinationInput) {
+      const target = targetOf(input);
       const key = requireKey();
-      const problem = webhookUrlProblem(input.kind, input.url, bases[input.kind]);
-      if (problem) throw destinationsErrors.invalidUrl(problem);
       if ((await repo.list(accountId)).length >= MAX_DESTINATIONS) throw destinationsErrors.limitReached(MAX_DESTINATIONS);
       const now = clock();
       const id = newId('dst', now, random);
+      const confirms = input.kind === 'email' || input.kind === 'telegram';
       await repo.insert({
         id,
         account_id: accountId,
         kind: input.kind,
         name: input.name.trim(),
-        url_sealed: seal(key, input.url, accountId),
-        url_hint: urlHint(input.url),
-        status: 'active',
+        url_sealed: target === '' ? '' : seal(key, target, accountId),
+        url_hint: input.kind === 'email' ? target : input.kind === 'telegram' ? '' : urlHint(target),
+        status: confirms ? 'unconfirmed' : 'active',
         off_reason: null,
         next_send_at: now.toISOString(),
         draining_until: null,
         created_at: now.toISOString(),
+        confirm_expires_at: confirms ? new Date(now.getTime() + CONFIRM_DAYS * 86_400_000).toISOString() : null,
       });
+      if (input.kind === 'email') await enqueueMany(id, [{ subject: `confirm:${id}`, message: CONFIRMATION }]);
       return owned(accountId, id);
     },
 
-    list: async (accountId: string) => ({ data: (await repo.list(accountId)).map(shown) }),
+    /** A new name; for a webhook, a new URL, which makes it active again (the way back from a switch-off). */
+    async update(accountId: string, id: string, input: { name?: string; url?: string }) {
+      const destination = await repo.find(accountId, id);
+      if (!destination) throw destinationsErrors.notFound();
+      if (input.url !== undefined) {
+        if (destination.kind !== 'slack' && destination.kind !== 'discord') throw destinationsErrors.invalidTarget(destination.kind, 'url');
+        const problem = webhookUrlProblem(destination.kind, input.url, bases[destination.kind]);
+        if (problem) throw destinationsErrors.invalidUrl(problem);
+        await repo.replaceUrl(accountId, id, { url_sealed: seal(requireKey(), input.url, accountId), url_hint: urlHint(input.url) });
+      }
+      if (input.name !== undefined) await repo.rename(accountId, id, input.name.trim());
+      return owned(accountId, id);
+    },
+
+    ...createRecipientUsecases({ repo, clock, requireKey, enqueueMany, announceOff }),
+
+    list: async (accountId: string) => ({ data: await Promise.all((await repo.list(accountId)).map(shown)) }),
     get: owned,
 
     async remove(accountId: string, id: string) {
@@ -152,6 +218,7 @@ export function createDestinationsUsecases(deps: {
       requireKey();
       const destination = await owned(accountId, id);
       if (destination.status === 'off') throw destinationsErrors.off(destination.off_reason ?? 'switched off');
+      if (destination.status === 'unconfirmed') throw destinationsErrors.unconfirmed(destination.kind);
       const test = newId('tst', clock(), random);
       const [row] = await enqueueMany(id, [{ subject: `test:${test}`, message: testMessage(destination.kind, destination.name, test, text) }]);
       return delivery(row!, []);
@@ -173,7 +240,8 @@ export function createDestinationsUsecases(deps: {
         repo,
         clock,
         sleep: deps.sleep,
-        post: deps.post,
+        send: deps.send,
+        paceMs: deps.paceMs ?? PACE_MS,
         openUrl: (destination) => open(requireKey(), destination.url_sealed, destination.account_id),
         requeue: queueDrain,
         announceOff,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { billingConfig, type BillingConfig } from './billing.ts';
+import { channelsConfig, type ChannelsConfig } from './channels.ts';
 import { railsConfig, type RailsConfig } from './rails.ts';
 
 export type DatabaseTarget =
@@ -57,6 +58,8 @@ export interface Config {
   billing: BillingConfig;
   /** The publishing rails (rails.ts): paces and the same-text window; 0 turns one off. */
   rails: RailsConfig;
+  /** Email, Telegram and the channels' paces for alert destinations (channels.ts). */
+  channels: ChannelsConfig;
 }
 
 /** Credits per unit of what each feature sells; what a purchase costs is worked out in credits.prices.ts. */
@@ -282,5 +285,8 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(message);
     }),
     rails: railsConfig(env, integer),
+    channels: channelsConfig(env, (name, fallback) => url(env, name, fallback), (message) => {
+      throw new ConfigError(message);
+    }),
   };
 }
