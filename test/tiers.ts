@@ -10,6 +10,7 @@ export const SLOW_TIER = [
   'test/docs/examples.test.ts',
   'test/cli/cli-new-database.test.ts',
   'test/scale/monitors-kill.test.ts',
+  'test/scale/destinations-kill.test.ts',
   'test/docs/api-reference.e2e.test.ts',
   'test/architecture/typecheck.test.ts',
   'test/scale/idempotency-faults.test.ts',

@@ -15,6 +15,8 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
     generate: services.generate,
     publish: services.publish,
     credits: services.credits,
+    destinations: services.destinations,
+    alerts: services.alerts,
     idempotency: services.idempotency,
     rateLimit: services.rateLimit,
     billing: services.billing,

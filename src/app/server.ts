@@ -175,6 +175,7 @@ export async function buildServer(
     billing: services.billing,
     stripeApiUrl: services.config.billing.stripe?.apiUrl ?? null,
     destinations: services.destinations,
+    alerts: services.alerts,
     clock: services.clock,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,

@@ -58,6 +58,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
         ],
         gaps: [],
         judge: null,
+        destinations: [],
       },
       created_at: now.toISOString(),
       updated_at: now.toISOString(),

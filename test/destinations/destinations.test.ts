@@ -73,7 +73,7 @@ describe.each(engines)('destinations on %s', (engine) => {
     }
   });
 
-  it('sends each destination its messages once, in order, one a second, with Discord message ids as receipts', async () => {
+  it('sends each destination its messages once, in order, at its pace, with Discord message ids as receipts', async () => {
     const hooks = { slack: slack.newWebhook(), discord: discord.newWebhook() };
     const [toSlack, toDiscord] = [await create('slack', hooks.slack), await create('discord', hooks.discord)];
     for (let i = 0; i < 3; i++) for (const { id } of [toSlack, toDiscord]) expect((await test(id)).status).toBe(202);
@@ -87,8 +87,8 @@ describe.each(engines)('destinations on %s', (engine) => {
       expect(texts).toHaveLength(3);
       sent.forEach((d, i) => expect(texts[i]).toContain(d.subject.replace('test:', '')));
     }
-    // The pace: a second between two sends to one destination, waited on the (pinned) clock.
-    expect(waits.filter((ms) => ms > 0).every((ms) => ms <= 1000)).toBe(true);
+    // The pace: a second between two sends to a Slack webhook, two to a Discord one, waited on the (pinned) clock.
+    expect(waits.filter((ms) => ms > 0).every((ms) => ms <= 2000)).toBe(true);
     expect([...slack.early, ...discord.early]).toEqual([]);
   });
 
@@ -144,6 +144,19 @@ describe.each(engines)('destinations on %s', (engine) => {
     const told = (await app.services.webhooks.recentDeliveries(accountId)).filter((d) => d.event_type === 'destination.off');
     expect(told).toHaveLength(1);
     expect(JSON.parse(told[0]!.payload).data).toMatchObject({ destination_id: id, kind: 'slack', reason: expect.stringContaining('no_service') });
+  });
+
+  it("shows a switched-off destination in the health of the monitors routed to it, with its reason", async () => {
+    const webhook = slack.newWebhook();
+    const { id } = await create('slack', webhook);
+    const monitor = (await (await app.api('POST', '/api/v1/monitors', { token, body: { name: 'health', subreddits: ['r/node'], keywords: ['crm'] } })).json()) as { id: string };
+    await app.api('PUT', `/api/v1/monitors/${monitor.id}/destinations/${id}`, { token, body: { frequency: 'instant' } });
+    const health = async () => ((await (await app.api('GET', `/api/v1/monitors/${monitor.id}`, { token })).json()) as { health: { destinations: unknown[] } }).health.destinations;
+    expect(await health()).toEqual([]);
+    slack.remove(webhook);
+    await test(id);
+    await drain(id);
+    expect(await health()).toEqual([{ id, name: 'slack channel', kind: 'slack', status: 'off', reason: expect.stringContaining('no_service') }]);
   });
 
   it('retries a 5xx after its backoff, and sends it then', async () => {

@@ -63,6 +63,18 @@ describe.each(engines)('Telegram destinations on %s', (engine) => {
     expect(telegram.accepted('4242').map((m) => m.text)).toEqual([expect.stringMatching(/^Linked: subpilot alerts for "Team chat"/)]);
   });
 
+  it('the same Start read again (by a worker that restarted) changes nothing and says nothing more in the chat', async () => {
+    const created = await create();
+    const code = new URL(created.link).searchParams.get('start')!;
+    telegram.userSends('5151', `/start ${code}`);
+    await linking().pollOnce(0);
+    await app.services.destinations.drain(created.id);
+    expect(await app.services.destinations.linkChat(code, { id: '5151', name: 'Jane' })).toBe('linked');
+    await app.services.destinations.drain(created.id);
+    expect(telegram.accepted('5151')).toHaveLength(1);
+    expect(await app.services.destinations.linkChat(code, { id: '6161', name: 'Someone else' })).toBe('already');
+  });
+
   it('a code that links nothing gets an answer in words, and a used code does not move the destination to another chat', async () => {
     const { id, chat } = await linked();
     const code = (await create()).link.split('start=')[1]!;

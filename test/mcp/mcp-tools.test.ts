@@ -17,6 +17,8 @@ const TOOLS = [
   'create_monitor',
   'list_monitors',
   'update_monitor',
+  'list_destinations',
+  'route_monitor_alerts',
   'list_inbox',
   'draft_reply',
   'generate_draft',
@@ -55,7 +57,7 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
     return { account, client };
   }
 
-  it('lists twelve tools in a stable order, each with a valid JSON Schema of type object and a description naming its cost', async () => {
+  it('lists fourteen tools in a stable order, each with a valid JSON Schema of type object and a description naming its cost', async () => {
     const { client } = await connected(0);
     const first = await client.listTools();
     const second = await client.listTools();

@@ -133,7 +133,7 @@ describe.each(engines)('/mcp keys, hosts and instances on %s', (engine) => {
       const headers = { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' };
       // The answer comes as one server-sent event: its data line is the JSON-RPC message.
       const rpc = async () => JSON.parse(/^data: (.*)$/m.exec((await post(pinned.url, headers, list)).body)![1]!);
-      for (let i = 0; i < 5; i++) expect((await rpc()).result.tools).toHaveLength(12);
+      for (let i = 0; i < 5; i++) expect((await rpc()).result.tools).toHaveLength(14);
       const refused = await rpc();
       expect(refused.error.message).toMatch(/more than 5 requests this minute.*\(code rate_limit\.exceeded\)$/);
     } finally {

@@ -8,6 +8,7 @@
  * built here repeats it, and an answer that echoes it (a proxy's error page) has it cut out.
  * What each service's statuses mean, with sources, is in slack.ts and discord.ts.
  */
+import { clip, isTimeout, networkCode, redact, seconds } from './chat.answers.ts';
 import { classifyDiscord } from './discord.ts';
 import { classifySlack } from './slack.ts';
 import type { ChatClientOptions, ChatKind, ChatOutcome } from './chat.types.ts';
@@ -16,13 +17,6 @@ export type { ChatClientOptions, ChatKind, ChatOutcome } from './chat.types.ts';
 
 const SERVICE_NAME: Record<ChatKind, string> = { slack: 'Slack', discord: 'Discord' };
 const USER_AGENT = 'subpilot-alerts/1';
-/** What an attempt records of the answer, and what the owner is shown. */
-const ANSWER_LIMIT = 500;
-
-const clip = (text: string, limit = ANSWER_LIMIT) => (text.length > limit ? text.slice(0, limit) : text);
-
-/** "0.2 s", "10 s": how a timeout reads in an error. */
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 export async function postChat(kind: ChatKind, webhookUrl: string, message: unknown, options: ChatClientOptions): Promise<ChatOutcome> {
   const name = SERVICE_NAME[kind];
@@ -85,18 +79,5 @@ function secretsOf(webhookUrl: string, target: URL): string[] {
     .sort((a, b) => b.length - a.length);
 }
 
-function redact(text: string, secrets: string[]): string {
-  return secrets.reduce((clean, secret) => clean.split(secret).join('…'), text);
-}
 
-function isTimeout(cause: unknown): boolean {
-  const name = cause instanceof Error || cause instanceof DOMException ? cause.name : '';
-  return name === 'TimeoutError' || name === 'AbortError';
-}
 
-/** ECONNREFUSED, ENOTFOUND…: says why without the address (undici puts the socket error in `cause`). */
-function networkCode(cause: unknown): string | null {
-  const inner = (cause as { cause?: { code?: unknown } } | null)?.cause;
-  const code = inner?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : null;
-}

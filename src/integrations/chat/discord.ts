@@ -17,6 +17,7 @@
  * - Any other 4xx (400 50006 empty message, 50035 invalid form body, 403 missing access…): our message
  *   or a setting is wrong; retrying the same request cannot help.
  */
+import { parseObject, said } from './chat.answers.ts';
 import type { ChatAnswer, ChatOutcome } from './chat.types.ts';
 
 const UNKNOWN_WEBHOOK = 10015;
@@ -92,15 +93,4 @@ export function discordRetryAfterMs(header: string | null, retryAfter: unknown):
   return Math.ceil(Math.max(headerSeconds ?? 0, bodySeconds ?? 0) * 1000 - 1e-6);
 }
 
-function parseObject(body: string): Record<string, unknown> {
-  if (!body.trimStart().startsWith('{')) return {};
-  try {
-    const value: unknown = JSON.parse(body);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    // A proxy's page cut to look like JSON: classified by status alone.
-    return {};
-  }
-}
 
-const said = (message: string) => (message ? `: ${message}` : '');

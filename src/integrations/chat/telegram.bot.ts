@@ -31,6 +31,7 @@
  * - Any other 4xx (400 "message text is empty", "message is too long", "can't parse entities", "not
  *   enough rights to send text messages to the chat"…): our message or a setting is wrong; not retried.
  */
+import { isObject, parseObject, said } from './chat.answers.ts';
 import type { ChatAnswer, ChatOutcome } from './chat.types.ts';
 
 /** Telegram's words (after "Forbidden: " or "Bad Request: ") and what they mean to the owner. */
@@ -105,17 +106,5 @@ export function startPayload(text: string | null, botUsername?: string | null): 
   return command[2]!;
 }
 
-export function parseObject(body: string): Record<string, unknown> {
-  if (!body.trimStart().startsWith('{')) return {};
-  try {
-    const value: unknown = JSON.parse(body);
-    return isObject(value) ? value : {};
-  } catch {
-    // A proxy's page cut to look like JSON: classified by status alone.
-    return {};
-  }
-}
 
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const said = (description: string) => (description ? `: ${description}` : '');

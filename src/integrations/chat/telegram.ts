@@ -17,7 +17,8 @@
  * bots/api#getupdates); only a `message` has `text` (null otherwise, for `edited_message`,
  * `my_chat_member`…), and `allowed_updates: ["message"]` asks Telegram for little else.
  */
-import { classifyTelegram, isObject, parseObject, startPayload, telegramRetryAfterMs } from './telegram.bot.ts';
+import { clip, isObject, isTimeout, networkCode, parseObject, redact, said, seconds } from './chat.answers.ts';
+import { classifyTelegram, startPayload, telegramRetryAfterMs } from './telegram.bot.ts';
 import type { ChatOutcome } from './chat.types.ts';
 
 export { classifyTelegram, startPayload, telegramRetryAfterMs } from './telegram.bot.ts';
@@ -67,12 +68,7 @@ export class TelegramError extends Error {
 }
 
 const USER_AGENT = 'subpilot-alerts/1';
-/** What an attempt records of the answer, and what the owner is shown. */
-const ANSWER_LIMIT = 500;
 const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{10,100}$/;
-
-const clip = (text: string) => (text.length > ANSWER_LIMIT ? text.slice(0, ANSWER_LIMIT) : text);
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 type Exchange = { ok: true; status: number; body: string; answer: string; retryAfter: string | null } | { ok: false; error: string };
 
@@ -82,7 +78,6 @@ export function createTelegramBot(options: TelegramBotOptions): TelegramBot {
   const base = options.baseUrl.replace(/\/+$/, '');
   // The token whole, URL-encoded (an echoed address), and its secret half after the colon.
   const secrets = [token, encodeURIComponent(token), token.slice(token.indexOf(':') + 1)].sort((a, b) => b.length - a.length);
-  const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join('…'), text);
   let username: string | null = null;
 
   async function exchange(method: string, params: Record<string, unknown>, waitMs: number): Promise<Exchange> {
@@ -103,7 +98,7 @@ export function createTelegramBot(options: TelegramBotOptions): TelegramBot {
     }
     let body = '';
     try {
-      body = redact(await response.text());
+      body = redact(await response.text(), secrets);
     } catch {
       // The body timed out or broke off after the status line: the status is what we know.
     }
@@ -198,16 +193,5 @@ function nameOf(who: Record<string, unknown>): string | null {
   return name || (typeof who.username === 'string' && who.username ? `@${who.username}` : null);
 }
 
-function isTimeout(cause: unknown): boolean {
-  const name = cause instanceof Error || cause instanceof DOMException ? cause.name : '';
-  return name === 'TimeoutError' || name === 'AbortError';
-}
 
-/** ECONNREFUSED, ENOTFOUND…: says why without the address (undici puts the socket error in `cause`). */
-function networkCode(cause: unknown): string | null {
-  const inner = (cause as { cause?: { code?: unknown } } | null)?.cause;
-  const code = inner?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : null;
-}
 
-const said = (description: string) => (description ? `: ${description}` : '');

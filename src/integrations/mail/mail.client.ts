@@ -12,6 +12,7 @@
  * that echoes them has them cut out. What the replies mean, with sources, is at `classifySmtp`.
  */
 import nodemailer from 'nodemailer';
+import { ANSWER_LIMIT, clip, redact, seconds } from '../chat/chat.answers.ts';
 import type { ChatOutcome } from '../chat/chat.types.ts';
 
 export type { ChatOutcome } from '../chat/chat.types.ts';
@@ -50,8 +51,6 @@ export interface Mailer {
   close(): void;
 }
 
-/** What an attempt records of the reply, and what the owner is shown (as chat.client.ts). */
-const ANSWER_LIMIT = 500;
 /** How much of the reply a reason or an error quotes. */
 const QUOTE_LIMIT = 200;
 /** A user or password shorter than this is not cut out of replies: it would cut ordinary words. */
@@ -66,7 +65,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailerOptions): Maile
     // The URL parser's error carries the input (TypeError's `input`), password and all.
     throw new Error('SMTP_URL is not a valid smtp:// or smtps:// URL (the value is not shown)');
   }
-  const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join('…'), text);
+  const cut = (text: string) => redact(text, secrets);
   const context = { timeoutMs };
 
   return {
@@ -87,16 +86,16 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailerOptions): Maile
           // let seven slow steps run past the outbox's 60 s claim on the attempt.
           signal: AbortSignal.timeout(timeoutMs),
         });
-        return classifySmtp({ sent: true, response: redact(String(info.response ?? '')) }, { ...context, messageId: mail.messageId });
+        return classifySmtp({ sent: true, response: cut(String(info.response ?? '')) }, { ...context, messageId: mail.messageId });
       } catch (error) {
-        return classifySmtp(fromError(error, redact), { ...context, messageId: mail.messageId });
+        return classifySmtp(fromError(error, cut), { ...context, messageId: mail.messageId });
       }
     },
     async verify() {
       try {
         await transport.verify();
       } catch (error) {
-        const outcome = classifySmtp(fromError(error, redact), { ...context, messageId: '' });
+        const outcome = classifySmtp(fromError(error, cut), { ...context, messageId: '' });
         // No `cause`: nodemailer's error is not cleaned of the login, and a logger would print it.
         throw new Error(outcome.outcome === 'gone' ? outcome.reason : outcome.outcome === 'failed' ? outcome.error : 'the mail server could not be checked');
       }
@@ -277,8 +276,3 @@ function safeDecode(text: string): string {
     return text;
   }
 }
-
-const clip = (text: string, limit: number) => (text.length > limit ? text.slice(0, limit) : text);
-
-/** "0.2 s", "10 s": how a timeout reads in an error (as chat.client.ts). */
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

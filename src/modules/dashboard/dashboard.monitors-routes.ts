@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
-import type { AppError } from '../../shared/errors.ts';
+import type { AlertsUsecases } from '../destinations/alerts/alerts.usecases.ts';
+import type { DestinationsUsecases } from '../destinations/destinations.usecases.ts';
+import { isAppError, type AppError } from '../../shared/errors.ts';
+import { alertBody, alertFormOf, alertRefusal, routeInputOf, type Refused } from './dashboard.destinations-form.ts';
 import { formBody, formOfBody, formProblemOf, formRefusal, inputOf } from './dashboard.monitors-form.ts';
 import { formProblem, sendPage } from './dashboard.reply.ts';
 import { sessionOf, viewerOf } from './dashboard.session.ts';
+import type { MonitorAlerts } from './views/monitor-alerts.ts';
 import type { MatchesView } from './views/monitor-matches.ts';
 import { deleteConfirmPage, monitorPage, type MonitorPage } from './views/monitor.ts';
 import { monitorsPage, type MonitorsPage } from './views/monitors.ts';
@@ -17,6 +21,8 @@ const NOTICES = {
   paused: 'The monitor was paused: nothing is matched or charged until you resume it.',
   resumed: 'The monitor was resumed: it matches what is posted from now on.',
   deleted: 'The monitor was deleted.',
+  routed: 'Saved: new matches of this monitor go to that destination from now on.',
+  unrouted: 'Stopped: no more matches go to that destination (messages already waiting are still sent).',
 };
 type Done = keyof typeof NOTICES;
 const doneQuery = Type.Optional(Type.Union((Object.keys(NOTICES) as Done[]).map((done) => Type.Literal(done))));
@@ -26,12 +32,17 @@ const monitorParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 // `view=filtered`: the matches judged below the monitor's bar instead of the delivered ones.
 const monitorQuery = Type.Object({ cursor, done: doneQuery, view: Type.Optional(Type.Literal('filtered')) });
 const csrfOnly = Type.Object({ csrf: Type.Optional(Type.String()) });
+const routeParams = Type.Object({ id: Type.String({ maxLength: 64 }), destination_id: Type.String({ maxLength: 64 }) });
 
 /**
  * The Monitors pages: the account's monitors and a form to create one; each monitor's status, health,
- * matches (newest first, paged) and settings; pause, resume and delete. Behind requireSession.
+ * matches (newest first, paged), settings and alerts (the destinations its matches go to); pause, resume
+ * and delete. Behind requireSession.
  */
-export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases }> = async (app, { monitors }) => {
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases; destinations: DestinationsUsecases; alerts: AlertsUsecases }> = async (
+  app,
+  { monitors, destinations, alerts },
+) => {
   const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'fieldErrors' | 'form'>) => {
     const { accountId } = sessionOf(request);
     const [list, reddit, usage] = await Promise.all([
@@ -47,14 +58,22 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
     request: FastifyRequest,
     id: string,
     shown: { cursor?: string; view?: MatchesView },
-    extras: Pick<MonitorPage, 'notice' | 'error' | 'formError' | 'fieldErrors' | 'form'>,
+    extras: Pick<MonitorPage, 'notice' | 'error' | 'formError' | 'fieldErrors' | 'form'> & { alerts?: Omit<MonitorAlerts, 'routes' | 'destinations'> },
   ) => {
     const { accountId } = sessionOf(request);
     const view = shown.view ?? 'delivered';
     const monitor = await monitors.get(accountId, id);
     const filtered = view === 'filtered' ? 'only' : 'without';
-    const matches = await monitors.matches(accountId, id, { limit: PAGE_SIZE, cursor: shown.cursor, filtered });
-    return monitorPage({ viewer: viewerOf(request)!, monitor, matches, view, firstPage: !shown.cursor, ...extras });
+    const [matches, routes, owned] = await Promise.all([
+      monitors.matches(accountId, id, { limit: PAGE_SIZE, cursor: shown.cursor, filtered }),
+      alerts.list(accountId, id),
+      destinations.list(accountId),
+    ]);
+    // Each route with its destination as shown (name, status, why it is off); a route's destination is always the account's.
+    const byId = new Map(owned.data.map((d) => [d.id, d]));
+    const routed = routes.data.map((route) => ({ ...route, destination: byId.get(route.destination_id)! }));
+    const alertsView = { routes: routed, destinations: owned.data, ...extras.alerts };
+    return monitorPage({ viewer: viewerOf(request)!, monitor, matches, view, firstPage: !shown.cursor, ...extras, alerts: alertsView });
   };
   /** A refusal about this monitor's form is shown on its page; an unknown monitor is the 404 page. */
   const refusal = (problem: AppError) => {
@@ -122,5 +141,31 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
   app.post('/monitors/:id/delete', { schema: { params: monitorParams, body: csrfOnly } }, async (request, reply) => {
     await monitors.remove(sessionOf(request).accountId, request.params.id);
     return reply.redirect('/dashboard/monitors?done=deleted', 303);
+  });
+
+  app.post('/monitors/:id/alerts', { schema: { params: monitorParams, body: alertBody } }, async (request, reply) => {
+    const { id } = request.params;
+    const form = alertFormOf(request.body);
+    const refused = async ({ status, message, field }: Refused) =>
+      sendPage(reply, await renderMonitor(request, id, {}, { alerts: { error: message, fieldErrors: field ? { [field]: message } : {}, form } }), status);
+    const checked = routeInputOf(form);
+    if ('refusal' in checked) return refused(checked.refusal);
+    try {
+      await alerts.route(sessionOf(request).accountId, id, form.destinationId, checked.input);
+    } catch (error) {
+      return refused(alertRefusal(refusal(formProblem(error))));
+    }
+    return reply.redirect(`/dashboard/monitors/${id}?done=routed#alerts`, 303);
+  });
+
+  app.post('/monitors/:id/alerts/:destination_id/stop', { schema: { params: routeParams, body: csrfOnly } }, async (request, reply) => {
+    const { id, destination_id } = request.params;
+    try {
+      await alerts.unroute(sessionOf(request).accountId, id, destination_id);
+    } catch (error) {
+      // A second press finds the route already gone: what it asked for is done.
+      if (!isAppError(error) || error.code !== 'destinations.route_not_found') throw error;
+    }
+    return reply.redirect(`/dashboard/monitors/${id}?done=unrouted#alerts`, 303);
   });
 };

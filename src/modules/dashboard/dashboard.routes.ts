@@ -17,11 +17,13 @@ import type { PublishUsecases } from '../publish/publish.usecases.ts';
 import type { AccountSettingsUsecases } from '../accounts/accounts.usecases.ts';
 import type { BillingUsecases } from '../billing/billing.usecases.ts';
 import type { DestinationsUsecases } from '../destinations/destinations.usecases.ts';
+import type { AlertsUsecases } from '../destinations/alerts/alerts.usecases.ts';
 import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
 import { checkoutOrigins, creditsRoutes } from './dashboard.credits-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
 import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
+import { destinationsRoutes } from './dashboard.destinations-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
 import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
@@ -54,8 +56,10 @@ export interface DashboardOptions {
   billing: BillingUsecases;
   /** STRIPE_API_URL while Stripe is configured, else null: where the Credits page's forms may lead (checkoutOrigins). */
   stripeApiUrl: string | null;
-  /** Alert destinations: the pages a mail's links open (confirm, unsubscribe). */
+  /** Alert destinations: the Destinations page, and the pages a mail's links open (confirm, unsubscribe). */
   destinations: DestinationsUsecases;
+  /** Which destinations get a monitor's matches, and how often: the Alerts section of a monitor's page. */
+  alerts: AlertsUsecases;
   /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
   clock: () => Date;
 }
@@ -120,10 +124,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       checkoutOrigins: checkoutOrigins(options.stripeApiUrl),
     });
     await member.register(activityRoutes, { scrape: options.scrape });
-    await member.register(monitorsRoutes, { monitors: options.monitors });
+    await member.register(monitorsRoutes, { monitors: options.monitors, destinations: options.destinations, alerts: options.alerts });
     await member.register(inboxRoutes, { inbox: options.inbox, monitors: options.monitors, generate: options.generate, accountSettings: options.accountSettings });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish, inbox: options.inbox });
     await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });
+    await member.register(destinationsRoutes, { destinations: options.destinations });
     if (options.connections) await member.register(connectionsRoutes, { connections: options.connections });
   });
 };

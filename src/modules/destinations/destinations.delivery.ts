@@ -6,11 +6,11 @@ import type { DestinationKind, DestinationsTable } from './destinations.tables.t
 /**
  * The published pace of each service, as the time between two messages to one destination (the
  * default of DESTINATION_PACE_MS): Slack about one a second per webhook (api.slack.com/docs/rate-limits),
- * Discord five per five seconds per webhook (delivery-2026.md), sent one a second so that no window
- * of five seconds holds six; Telegram one a second per chat but twenty a minute per group
+ * Discord five per five seconds per webhook but about thirty a minute per channel (nanoblox/core#17,
+ * delivery-2026.md), so one every two seconds; Telegram one a second per chat but twenty a minute per group
  * (core.telegram.org/bots/faq), so one every three seconds, which holds for both; a mailbox one a second.
  */
-export const PACE_MS: Record<DestinationKind, number> = { slack: 1000, discord: 1000, telegram: 3000, email: 1000 };
+export const PACE_MS: Record<DestinationKind, number> = { slack: 1000, discord: 2000, telegram: 3000, email: 1000 };
 /** How long a post waits for the service's answer. */
 export const CHAT_TIMEOUT_MS = 10_000;
 /** The longest wait a 429 is taken at its word for: a longer stated wait is cut to this and tried then. */

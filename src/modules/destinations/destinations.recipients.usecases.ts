@@ -1,4 +1,4 @@
-import { seal } from '../../shared/crypto/seal.ts';
+import { open, seal } from '../../shared/crypto/seal.ts';
 import { destinationsErrors } from './destinations.errors.ts';
 import type { DestinationsRepository } from './destinations.repository.ts';
 import type { DestinationsTable } from './destinations.tables.ts';
@@ -62,6 +62,8 @@ export function createRecipientUsecases(deps: {
       } catch (error) {
         return (error as { code?: string }).code === 'destinations.link_expired' ? 'expired' : 'invalid';
       }
+      // The same /start read again (a new worker reads what the last one did not confirm to Telegram): done already, nothing to say.
+      if (destination.status === 'active' && open(requireKey(), destination.url_sealed, destination.account_id) === chat.id) return 'linked';
       if (destination.status !== 'unconfirmed') return 'already';
       const linked = await repo.activate(destination.id, { url_sealed: seal(requireKey(), chat.id, destination.account_id), url_hint: chat.name.slice(0, 100) });
       if (!linked) return 'already';

@@ -67,7 +67,7 @@ export const destinationSchema = Type.Object(
     }),
     off_reason: nullable(Type.String({ description: 'What the service answered when it was switched off, or that the recipient unsubscribed' })),
     link: nullable(
-      Type.String({ description: "telegram, while unconfirmed: open it in Telegram and press Start to link the chat (https://t.me/<bot>?start=<code>); it works until confirm_by" }),
+      Type.String({ description: "telegram, while unconfirmed: open it in Telegram and press Start to link the chat (https://t.me/<bot>?start=<code>); it works until confirm_by; null for a moment if Telegram does not answer the bot's name" }),
     ),
     confirm_by: nullable(Type.String({ format: 'date-time', description: 'While unconfirmed: when the link (mailed, or above) stops working' })),
     created_at: Type.String({ format: 'date-time' }),

@@ -97,6 +97,12 @@ export function createDestinationsUsecases(deps: {
     return input.url!;
   }
 
+  /** The deep link of a chat still to link; null while Telegram does not tell the bot's name (a read of the list must not fail for it). */
+  async function linkOf(key: Buffer, id: string) {
+    const bot = await deps.telegram!.username().catch(() => null);
+    return bot ? `https://t.me/${bot}?start=${tokenFor(key, 'link', id)}` : null;
+  }
+
   /**
    * A destination as answers show it: a webhook only by the end of its URL, an address whole, a chat
    * by its name; while a chat is not linked, the link that links it (signed, so it can be shown again).
@@ -109,7 +115,7 @@ export function createDestinationsUsecases(deps: {
       url: destination.kind === 'slack' || destination.kind === 'discord' ? url_hint : null,
       address: destination.kind === 'email' ? url_hint : null,
       chat: destination.kind === 'telegram' && url_hint ? url_hint : null,
-      link: linking && !expired ? `https://t.me/${await deps.telegram!.username()}?start=${tokenFor(secretKey, 'link', destination.id)}` : null,
+      link: linking && !expired ? await linkOf(secretKey, destination.id) : null,
       confirm_by: confirm_expires_at,
     };
   }
@@ -163,6 +169,8 @@ export function createDestinationsUsecases(deps: {
 
   return {
     configured: secretKey !== null,
+    /** Which kinds that need the server's own channel it has (SMTP for email, the bot for Telegram), so a page offers only those. */
+    channels: { email: deps.mail, telegram: deps.telegram !== null },
 
     /** A webhook is active at once; an address waits for its link to be followed, a Telegram chat for the bot's code. */
     async create(accountId: string, input: DestinationInput) {

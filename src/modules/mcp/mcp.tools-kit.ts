@@ -2,6 +2,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
 import type { Prices } from '../../shared/config/config.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
+import type { AlertsUsecases } from '../destinations/alerts/alerts.usecases.ts';
+import type { DestinationsUsecases } from '../destinations/destinations.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { IdempotencyUsecases } from '../idempotency/idempotency.usecases.ts';
 import type { Caller } from '../keys/keys.usecases.ts';
@@ -23,6 +25,9 @@ export interface ToolDeps {
   generate: GenerateUsecases;
   publish: PublishUsecases;
   credits: CreditsUsecases;
+  /** Alert destinations (listed) and a monitor's routes to them (made). */
+  destinations: Pick<DestinationsUsecases, 'list'>;
+  alerts: Pick<AlertsUsecases, 'route'>;
   /** The API's Idempotency-Keys, for the billable tools' `idempotency_key` (mcp.tools-once.ts). */
   idempotency: IdempotencyUsecases;
   prices: Prices;

@@ -1,5 +1,6 @@
 import { signed } from '../../shared/text.ts';
 import { argumentsOf } from './mcp.schemas.ts';
+import { alertTools } from './mcp.tools-alerts.ts';
 import { inboxTools } from './mcp.tools-inbox.ts';
 import { credits, pagedTool, tool, type Tool, type ToolDeps } from './mcp.tools-kit.ts';
 import { monitorTools } from './mcp.tools-monitors.ts';
@@ -44,6 +45,7 @@ const accountTools = ({ credits: ledger }: ToolDeps) => [
 export const toolsOf = (deps: ToolDeps): Tool[] => [
   ...scrapeTools(deps),
   ...monitorTools(deps),
+  ...alertTools(deps),
   ...inboxTools(deps),
   ...writingTools(deps),
   ...accountTools(deps),

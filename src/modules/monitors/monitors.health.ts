@@ -22,6 +22,8 @@ export interface HealthFacts {
   reddit: RedditAppStatus;
   /** How the language model treats the relevance judge, as the poller last stored it. */
   judge: JudgeView;
+  /** The routed destinations that get nothing now, of these monitors (alerts: off or unconfirmed). */
+  silent: { monitor_id: string; id: string; name: string; kind: string; status: string; off_reason: string | null }[];
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -98,5 +100,8 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
       recorded_at: gap.recorded_at,
     }));
   // Only a monitor with an intent is judged: for the others the judge's state is no news.
-  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null };
+  const destinations = facts.silent
+    .filter((d) => d.monitor_id === row.id)
+    .map(({ id, name, kind, status, off_reason }) => ({ id, name, kind, status: status as 'off' | 'unconfirmed', reason: off_reason }));
+  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null, destinations };
 }

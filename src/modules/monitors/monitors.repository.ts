@@ -121,6 +121,19 @@ export const createMonitorsRepository = (db: Kysely<Tables>) => ({
     return db.selectFrom(ranked).selectAll().where('rank', '<=', HEALTH_GAPS).orderBy('seq', 'desc').execute();
   },
 
+  /** The destinations these monitors are routed to that get nothing now (switched off, unconfirmed): their health shows them. */
+  silentDestinations: (monitorIds: string[]) =>
+    monitorIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('monitor_routes')
+          .innerJoin('destinations', 'destinations.id', 'monitor_routes.destination_id')
+          .select(['monitor_routes.monitor_id', 'destinations.id', 'destinations.name', 'destinations.kind', 'destinations.status', 'destinations.off_reason'])
+          .where('monitor_routes.monitor_id', 'in', monitorIds)
+          .where('destinations.status', '!=', 'active')
+          .orderBy('destinations.id')
+          .execute(),
+
   /** The match's place in storage order, if it is one of this monitor's. */
   matchSeq: (monitorId: string, matchId: string) =>
     db.selectFrom('monitor_matches').select('seq').where('id', '=', matchId).where('monitor_id', '=', monitorId).executeTakeFirst(),

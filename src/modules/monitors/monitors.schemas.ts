@@ -2,9 +2,8 @@ import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { fieldRule, SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
 import { nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { health, source } from './monitors.health-schema.ts';
 import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
-
-const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')]);
 
 // Keywords may carry spaces around them, so the raw text may be longer than the trimmed limit.
 const keyword = trimmedText({ max: 200, trimmedMax: MONITOR_LIMITS.keywordLength, description: '1–100 characters after trimming' });
@@ -154,72 +153,6 @@ export const matchesQuerySchema = Type.Object(
     ),
   },
   { additionalProperties: false },
-);
-
-const health = Type.Object(
-  {
-    status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
-      description:
-        '"stale": a subreddit Reddit would serve has not been read for more than two poller intervals; ' +
-        'else "unavailable": Reddit refuses a subreddit (private, banned, not_found, quarantined); else "ok".',
-    }),
-    reddit: Type.Object(
-      {
-        state: Type.Union([Type.Literal('ok'), Type.Literal('blocked'), Type.Literal('failing')]),
-        since: nullable(Type.String({ format: 'date-time' })),
-      },
-      {
-        description:
-          "How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing " +
-          '(every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble.',
-      },
-    ),
-    subreddits: Type.Array(
-      Type.Object({
-        subreddit: Type.String(),
-        state: Type.Union([
-          Type.Literal('ok'),
-          Type.Literal('private'),
-          Type.Literal('banned'),
-          Type.Literal('not_found'),
-          Type.Literal('quarantined'),
-          Type.Literal('gated'),
-        ]),
-        stale: Type.Boolean({
-          description: 'An active monitor has not read it (posts or comments) for more than two poller intervals although Reddit would serve it (state ok); a subreddit Reddit refuses is never also stale.',
-        }),
-        last_read_at: nullable(Type.String({ format: 'date-time' })),
-        last_error: nullable(
-          Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),
-        ),
-      }),
-    ),
-    judge: nullable(
-      Type.Object(
-        {
-          state: Type.Union([Type.Literal('ok'), Type.Literal('failing')]),
-          since: nullable(Type.String({ format: 'date-time' })),
-          error: nullable(Type.String({ description: 'Why the last call failed, while failing' })),
-        },
-        {
-          description:
-            'The relevance judge as the poller last saw it: failing while every call to the language model fails (matches are then ' +
-            'delivered unjudged and not charged for judging); null for a monitor without an intent.',
-        },
-      ),
-    ),
-    gaps: Type.Array(
-      Type.Object({
-        source: source,
-        subreddits: Type.Array(Type.String()),
-        from: Type.String({ format: 'date-time' }),
-        to: Type.String({ format: 'date-time' }),
-        recorded_at: Type.String({ format: 'date-time' }),
-      }),
-      { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
-    ),
-  },
-  { title: 'MonitorHealth' },
 );
 
 export const monitorSchema = Type.Object(

@@ -115,16 +115,17 @@ export function createMonitorsUsecases(deps: {
   async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
     const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
     const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
-    const [entries, cursors, gaps, reddit, judged] = await Promise.all([
+    const [entries, cursors, gaps, silent, reddit, judged] = await Promise.all([
       deps.subreddits.known(names),
       monitors.cursors(names, sources),
       monitors.gaps(rows.map((row) => row.id)),
+      monitors.silentDestinations(rows.map((row) => row.id)),
       redditApp(),
       judgeState.read(),
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const judge = { state: judged.state, since: judged.since, error: judged.detail };
-    const facts = { directory, cursors, gaps, reddit, judge, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    const facts = { directory, cursors, gaps, silent, reddit, judge, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 

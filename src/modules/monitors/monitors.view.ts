@@ -52,6 +52,8 @@ export interface MonitorHealth {
   gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
   /** The relevance judge as the poller last saw it; null for a monitor without an intent. */
   judge: JudgeView | null;
+  /** The destinations its matches are routed to that get nothing now: switched off, or not yet confirmed. */
+  destinations: { id: string; name: string; kind: string; status: 'off' | 'unconfirmed'; reason: string | null }[];
 }
 
 /** `failing`: every call to the language model failed in the last poll that judged anything; `error` says why. */

@@ -9,7 +9,7 @@ export interface Viewer {
   topupFailure?: { reason: string } | null;
 }
 
-type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'inbox' | 'drafts' | 'publications' | 'webhooks' | 'connections';
+type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'inbox' | 'drafts' | 'publications' | 'destinations' | 'webhooks' | 'connections';
 
 const NAV: [Section, string, string][] = [
   ['keys', 'API keys', '/dashboard/keys'],
@@ -19,6 +19,7 @@ const NAV: [Section, string, string][] = [
   ['inbox', 'Inbox', '/dashboard/inbox'],
   ['drafts', 'Drafts', '/dashboard/drafts'],
   ['publications', 'Publications', '/dashboard/publications'],
+  ['destinations', 'Destinations', '/dashboard/destinations'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['connections', 'Connections', '/dashboard/connections'],
 ];

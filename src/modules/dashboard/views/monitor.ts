@@ -1,6 +1,7 @@
 import type { MonitorHealth, MonitorView } from '../../monitors/monitors.usecases.ts';
 import { html, type Html } from './html.ts';
 import { badge, csrfField, errorBox, noticeBox, page, when, type Viewer } from './layout.ts';
+import { alertsSection, silentDestinationLines, type MonitorAlerts } from './monitor-alerts.ts';
 import { matchesSection, type MatchesSection } from './monitor-matches.ts';
 import { formOf, isolated, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';
 import { redditBanner } from './reddit-banner.ts';
@@ -14,6 +15,8 @@ export interface MonitorPage extends MatchesSection {
   formError?: string;
   fieldErrors?: FieldErrors;
   form?: MonitorForm;
+  /** Where its matches are sent (destinations), and the form that adds one. */
+  alerts: MonitorAlerts;
 }
 
 const ERROR_WORDS: Record<string, string> = {
@@ -95,6 +98,7 @@ function healthSection(health: MonitorHealth): Html {
   <h2 id="health">Health</h2>
   ${words ? html`<p class="mon-health-status">${badge(health.status)} ${words}</p>` : null}
   ${judgeLine(health.judge)}
+  ${silentDestinationLines(health.destinations)}
   <ul class="mon-health">${health.subreddits.map(
     (s) => html`<li><strong>${isolated(s.subreddit)}</strong> ${badge(s.state)}${s.stale ? html` ${badge('stale')}` : null}
     <span>last read ${when(s.last_read_at, 'not yet')}</span> <span>last Reddit error: ${lastError(s.last_error)}</span></li>`,
@@ -114,6 +118,7 @@ export function monitorPage(view: MonitorPage): Html {
 ${redditBanner(monitor.health.reddit)}
 ${noticeBox(view.notice)}
 ${statusCard(view)}
+${alertsSection(monitor.id, view.viewer, view.alerts)}
 ${healthSection(monitor.health)}
 ${matchesSection(view)}
 <section class="card" aria-labelledby="settings">

@@ -1,0 +1,84 @@
+import Type from 'typebox';
+import { nullable } from '../../shared/http/schemas.ts';
+
+export const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')]);
+
+/** A monitor's health as answers show it (monitors.health.ts computes it): Reddit, its subreddits, the judge, its alerts. */
+export const health = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
+      description:
+        '"stale": a subreddit Reddit would serve has not been read for more than two poller intervals; ' +
+        'else "unavailable": Reddit refuses a subreddit (private, banned, not_found, quarantined); else "ok".',
+    }),
+    reddit: Type.Object(
+      {
+        state: Type.Union([Type.Literal('ok'), Type.Literal('blocked'), Type.Literal('failing')]),
+        since: nullable(Type.String({ format: 'date-time' })),
+      },
+      {
+        description:
+          "How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing " +
+          '(every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble.',
+      },
+    ),
+    subreddits: Type.Array(
+      Type.Object({
+        subreddit: Type.String(),
+        state: Type.Union([
+          Type.Literal('ok'),
+          Type.Literal('private'),
+          Type.Literal('banned'),
+          Type.Literal('not_found'),
+          Type.Literal('quarantined'),
+          Type.Literal('gated'),
+        ]),
+        stale: Type.Boolean({
+          description: 'An active monitor has not read it (posts or comments) for more than two poller intervals although Reddit would serve it (state ok); a subreddit Reddit refuses is never also stale.',
+        }),
+        last_read_at: nullable(Type.String({ format: 'date-time' })),
+        last_error: nullable(
+          Type.Object({ code: Type.String({ description: 'rate_limited | blocked | unavailable' }), at: Type.String({ format: 'date-time' }) }),
+        ),
+      }),
+    ),
+    judge: nullable(
+      Type.Object(
+        {
+          state: Type.Union([Type.Literal('ok'), Type.Literal('failing')]),
+          since: nullable(Type.String({ format: 'date-time' })),
+          error: nullable(Type.String({ description: 'Why the last call failed, while failing' })),
+        },
+        {
+          description:
+            'The relevance judge as the poller last saw it: failing while every call to the language model fails (matches are then ' +
+            'delivered unjudged and not charged for judging); null for a monitor without an intent.',
+        },
+      ),
+    ),
+    gaps: Type.Array(
+      Type.Object({
+        source: source,
+        subreddits: Type.Array(Type.String()),
+        from: Type.String({ format: 'date-time' }),
+        to: Type.String({ format: 'date-time' }),
+        recorded_at: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
+    ),
+    destinations: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        kind: Type.String({ description: 'slack | discord | email | telegram' }),
+        status: Type.Union([Type.Literal('off'), Type.Literal('unconfirmed')]),
+        reason: nullable(Type.String({ description: 'Why it was switched off, in words (the service\'s answer, or an unsubscribe)' })),
+      }),
+      {
+        description:
+          "The destinations this monitor's matches are routed to that get nothing now: switched off (gone, unsubscribed) or not yet confirmed. Empty when every route delivers.",
+      },
+    ),
+  },
+  { title: 'MonitorHealth' },
+);
