@@ -46,6 +46,7 @@ export function createAlerting(
     bases: overrides.chat?.bases,
     paceMs: { ...PACE_MS, ...paceMs },
     mail,
+    ownerMail: mail ? { send: mailer.send, publicUrl: config.publicUrl! } : null,
     telegram,
     send: createSender({ chat: { timeoutMs, maxRetryAfterMs: MAX_RETRY_AFTER_MS }, telegram: bot, mail: mail ? mailer : null, publicUrl: config.publicUrl, secretKey: config.secretKey }),
   });

@@ -25,7 +25,7 @@ import { createScrapeRunner, SCRAPE_QUEUE } from '../modules/scrape/scrape.runne
 import { createScrapeUsecases } from '../modules/scrape/scrape.usecases.ts';
 import { systemResolver, type HostResolver } from '../integrations/webhooks/webhooks.http.ts';
 import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webhooks.usecases.ts';
-import { DESTINATION_QUEUE } from '../modules/destinations/destinations.usecases.ts';
+import { DESTINATION_QUEUE, OWNER_MAIL_QUEUE } from '../modules/destinations/destinations.usecases.ts';
 import { createAlerting, type AlertingOverrides } from './alerting.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
 import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
@@ -173,6 +173,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     await jobs.work(SCRAPE_QUEUE, config.jobs.concurrency, (data) => runner.run(String(data.scrape_id)));
     await jobs.work(WEBHOOK_QUEUE, config.jobs.concurrency, (data) => webhooks.deliver(String(data.delivery_id)));
     await jobs.work(DESTINATION_QUEUE, config.jobs.concurrency, (data) => destinations.drain(String(data.destination_id)));
+    await jobs.work(OWNER_MAIL_QUEUE, 1, (data) => destinations.mailOwnerOff(String(data.destination_id)));
     const recover = () =>
       Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch((error) =>
         // The next sweep tries again (the database may be away for a moment); say why this one did not run.

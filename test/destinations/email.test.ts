@@ -19,6 +19,7 @@ describe.each(engines)('email destinations on %s', (engine) => {
   let smtp: FakeSmtp;
   let token: string;
   let accountId: string;
+  let owner: string;
   let n = 0;
   const clock = pinnedClock('2026-03-28T07:30:00.000Z');
 
@@ -29,7 +30,7 @@ describe.each(engines)('email destinations on %s', (engine) => {
       env: { SECRET_KEY: SECRET_KEY_HEX, PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'subpilot alerts <alerts@subpilot.test>' },
       overrides: { clock: clock.now, sleep: async (ms) => clock.advance(ms / 1000) },
     });
-    ({ token, accountId } = await app.accountWithKey(0));
+    ({ token, accountId, email: owner } = await app.accountWithKey(0));
     await app.database.db.updateTable('accounts').set({ webhook_url: 'https://receiver.example/hooks' }).where('id', '=', accountId).execute();
   });
   afterAll(async () => {
@@ -125,6 +126,12 @@ describe.each(engines)('email destinations on %s', (engine) => {
     const { id } = (await response.json()) as { id: string };
     await app.services.destinations.drain(id);
     expect(await read(id)).toMatchObject({ status: 'off', off_reason: expect.stringContaining('550') });
+    // The owner is told at the address the account logs in with (the worker's job, run here by hand).
+    await app.services.destinations.mailOwnerOff(id);
+    const [told] = mailsTo(owner);
+    expect(told).toMatchObject({ subject: 'Alerts to "Gone" were switched off', messageId: `<off-${id}@app.subpilot.test>` });
+    expect(told!.text).toContain('550');
+    expect(told!.text).toContain(`${PUBLIC_URL}/dashboard/destinations/${id}`);
   });
 
   it('refuses an email destination given a url, and a webhook given an address, with the field that is wrong', async () => {

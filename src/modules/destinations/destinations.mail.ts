@@ -31,3 +31,14 @@ export function withFooter(mail: MailParts, destinationName: string, unsubscribe
     html: `${mail.html}\n<hr>\n<p style="color:#555;font-size:12px">${escape(why)}<br>\n<a href="${escape(unsubscribeUrl)}">Stop these alerts</a> (one click, no log-in).</p>`,
   };
 }
+
+/** The owner's mail when a destination was switched off: which, why, and where to fix it. */
+export function switchedOffMail(name: string, reason: string, page: string): MailParts {
+  const what = `Your subpilot alert destination "${name}" was switched off: ${reason}.`;
+  const next = 'Nothing more is sent to it. Monitors routed there keep their other destinations. To start again, give it a new webhook URL or add the destination again:';
+  return {
+    subject: `Alerts to "${name}" were switched off`,
+    text: [what, '', next, page].join('\n'),
+    html: `<p>${escape(what)}</p>\n<p>${escape(next)}<br>\n<a href="${escape(page)}">Open the destination</a></p>`,
+  };
+}

@@ -98,6 +98,9 @@ export const createDestinationsRepository = (db: Database) => ({
   replaceUrl: (accountId: string, id: string, set: { url_sealed: string; url_hint: string }) =>
     db.updateTable('destinations').set({ ...set, status: 'active', off_reason: null }).where('id', '=', id).where('account_id', '=', accountId).execute(),
 
+  /** The address the account logs in with, where it is told of a switch-off by mail. */
+  accountEmail: async (accountId: string) => (await db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst())?.email ?? null,
+
   /** The account's own webhook endpoint (dashboard, Webhooks page), where it is told of a switch-off. */
   accountWebhook: async (accountId: string) =>
     (await db.selectFrom('accounts').select('webhook_url').where('id', '=', accountId).executeTakeFirst())?.webhook_url ?? null,

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
+import type { ChatOutcome } from '../../integrations/chat/chat.types.ts';
+import type { MailMessage } from '../../integrations/mail/mail.client.ts';
 import { idOf, newId } from '../../shared/crypto/ids.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { open, seal } from '../../shared/crypto/seal.ts';
@@ -15,8 +17,11 @@ import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { DestinationKind, DestinationStatus, DestinationsTable, OutboxAttemptsTable, OutboxTable, WebhookKind } from './destinations.tables.ts';
 import { CHAT_BASES, urlHint, webhookUrlProblem } from './destinations.urls.ts';
 import { FORMATS } from './destinations.formats.ts';
+import { switchedOffMail } from './destinations.mail.ts';
 
 export const DESTINATION_QUEUE = 'destination';
+/** Mails telling an owner that a destination was switched off. */
+export const OWNER_MAIL_QUEUE = 'destination-off-mail';
 /** Enough for every channel of a team; a limit so that one account cannot fill the outbox's workers. */
 export const MAX_DESTINATIONS = 50;
 /** A drain job whose worker died runs again after this: the destination's lease is over by then. */
@@ -62,6 +67,8 @@ export function createDestinationsUsecases(deps: {
   paceMs?: Record<DestinationKind, number>;
   /** Whether email can be sent here (SMTP_URL, MAIL_FROM and PUBLIC_URL set): without it email destinations are refused (503). */
   mail: boolean;
+  /** Mail to an account's own address (SMTP and PUBLIC_URL set): a switch-off is told there too. */
+  ownerMail?: { send(to: string, mail: MailMessage): Promise<ChatOutcome>; publicUrl: string } | null;
   /** The operator's Telegram bot, whose deep link links a chat; null without TELEGRAM_BOT_TOKEN (503). */
   telegram: { username(): Promise<string> } | null;
   /** The account's signed webhooks: a `destination.off` event when a destination is switched off. */
@@ -161,6 +168,8 @@ export function createDestinationsUsecases(deps: {
    * destination's (a destination is switched off once), so even a repeated call records one delivery.
    */
   async function announceOff(destination: DestinationsTable, reason: string, offAt: string) {
+    // By mail too where the server sends mail: most owners have no endpoint of their own. A job, so it is retried.
+    if (deps.ownerMail) await jobs.send(OWNER_MAIL_QUEUE, { destination_id: destination.id }, { retryLimit: 5, retryDelaySeconds: 60, expireSeconds: JOB_EXPIRE_SECONDS });
     const url = await repo.accountWebhook(destination.account_id);
     if (!url) return;
     const data = { destination_id: destination.id, kind: destination.kind, name: destination.name, reason, off_at: offAt };
@@ -213,6 +222,21 @@ export function createDestinationsUsecases(deps: {
     },
 
     ...createRecipientUsecases({ repo, clock, requireKey, enqueueMany, announceOff }),
+
+    /**
+     * The job that tells the owner by mail that a destination was switched off. Its Message-ID is the
+     * destination's, so a mail sent again after a crash is the same mail; a failure worth another try
+     * throws, and the job queue tries again.
+     */
+    async mailOwnerOff(destinationId: string) {
+      const destination = await repo.forDrain(destinationId);
+      const owner = destination?.status === 'off' ? await repo.accountEmail(destination.account_id) : null;
+      if (!deps.ownerMail || !destination || !owner) return;
+      const { send, publicUrl } = deps.ownerMail;
+      const mail = switchedOffMail(destination.name, destination.off_reason ?? 'switched off', `${publicUrl}/dashboard/destinations/${destination.id}`);
+      const outcome = await send(owner, { ...mail, messageId: `<off-${destination.id}@${new URL(publicUrl).hostname}>` });
+      if (outcome.outcome === 'failed' && outcome.retryable) throw new Error(`telling the owner failed: ${outcome.error}`);
+    },
 
     list: async (accountId: string) => ({ data: await Promise.all((await repo.list(accountId)).map(shown)) }),
     get: owned,
