@@ -39,7 +39,7 @@ describe('subpilot mcp, the stdio bridge', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual([
         'search_reddit', 'get_scrape', 'get_monitor_matches', 'create_monitor', 'list_monitors',
-        'update_monitor', 'list_inbox', 'draft_reply', 'generate_draft', 'publish', 'get_balance', 'list_usage',
+        'update_monitor', 'list_destinations', 'route_monitor_alerts', 'list_inbox', 'draft_reply', 'generate_draft', 'publish', 'get_balance', 'list_usage',
       ]);
       const scrape = (await client.callTool({ name: 'search_reddit', arguments: { subreddits: ['r/node'], keywords: ['bridge'] } })) as ToolOutcome;
       expect(scrape.structuredContent).toMatchObject({ status: 'completed', credits: { charged: 1, balance: 9 } });

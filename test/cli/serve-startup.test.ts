@@ -18,7 +18,7 @@ describe('subpilot serve at start-up', () => {
         LOG_LEVEL: 'info',
         // Whatever the developer's shell holds, this process starts with every optional capability off.
         ...Object.fromEntries(
-          ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'SECRET_KEY', 'PUBLIC_URL', 'REDDIT_REDIRECT_URI'].map(
+          ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'SECRET_KEY', 'PUBLIC_URL', 'REDDIT_REDIRECT_URI', 'SMTP_URL', 'MAIL_FROM', 'TELEGRAM_BOT_TOKEN'].map(
             (name) => [name, ''],
           ),
         ),
@@ -29,7 +29,7 @@ describe('subpilot serve at start-up', () => {
       const messages = await eventually(async () => {
         const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
         const parsed = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
-        return parsed.some((line) => line.msg.startsWith('Webhooks are off')) ? parsed : undefined;
+        return parsed.some((line) => line.msg.startsWith('Telegram alerts are off')) ? parsed : undefined;
       }, 10_000);
       expect(messages).toContainEqual(expect.objectContaining({ level: 30, msg: `Dashboard: ${url}/dashboard` }));
       const warnings = messages.filter((line) => line.level === 40).map((line) => line.msg);
@@ -38,6 +38,8 @@ describe('subpilot serve at start-up', () => {
         expect.stringMatching(/^Generate and relevance judging are off .*LLM_BASE_URL/),
         expect.stringMatching(/^Connect Reddit and publish are off .*SECRET_KEY/),
         expect.stringMatching(/^Webhooks are off .*SECRET_KEY/),
+        expect.stringMatching(/^Email alerts are off .*SMTP_URL/),
+        expect.stringMatching(/^Telegram alerts are off .*TELEGRAM_BOT_TOKEN/),
       ]);
     } finally {
       child.kill('SIGTERM');
