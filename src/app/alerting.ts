@@ -6,7 +6,7 @@ import type { RandomBytes } from '../shared/crypto/random.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { createAlertsUsecases } from '../modules/destinations/alerts/alerts.usecases.ts';
-import { CHAT_TIMEOUT_MS, MAX_RETRY_AFTER_MS, PACE_MS } from '../modules/destinations/destinations.delivery.ts';
+import { CHAT_TIMEOUT_MS, MAX_RETRY_AFTER_MS, PACE_MS, TELEGRAM_BOT_GAP_MS } from '../modules/destinations/destinations.delivery.ts';
 import { createSender } from '../modules/destinations/destinations.senders.ts';
 import type { WebhookKind } from '../modules/destinations/destinations.tables.ts';
 import { createDestinationsUsecases } from '../modules/destinations/destinations.usecases.ts';
@@ -29,7 +29,8 @@ export function createAlerting(
 ) {
   const timeoutMs = overrides.chat?.timeoutMs ?? CHAT_TIMEOUT_MS;
   const { telegram: botConfig, mail: mailConfig, paceMs } = config.channels;
-  const bot = botConfig && createTelegramBot({ baseUrl: botConfig.apiUrl, token: botConfig.token, timeoutMs, maxRetryAfterMs: MAX_RETRY_AFTER_MS });
+  const botPace = { gapMs: TELEGRAM_BOT_GAP_MS, now: () => base.clock().getTime(), sleep: base.sleep };
+  const bot = botConfig && createTelegramBot({ baseUrl: botConfig.apiUrl, token: botConfig.token, timeoutMs, maxRetryAfterMs: MAX_RETRY_AFTER_MS, botPace });
   const mailer = mailConfig && createMailer({ smtpUrl: mailConfig.smtpUrl, from: mailConfig.from, timeoutMs });
   const mail = mailer !== null && config.publicUrl !== null;
   /** The bot's name for its deep links, asked of Telegram once (getMe) and kept. */

@@ -172,7 +172,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   async function startWorker() {
     await jobs.work(SCRAPE_QUEUE, config.jobs.concurrency, (data) => runner.run(String(data.scrape_id)));
     await jobs.work(WEBHOOK_QUEUE, config.jobs.concurrency, (data) => webhooks.deliver(String(data.delivery_id)));
-    await jobs.work(DESTINATION_QUEUE, config.jobs.concurrency, (data) => destinations.drain(String(data.destination_id)));
+    await jobs.work(DESTINATION_QUEUE, config.jobs.concurrency, async (data) => destinations.wake(String(data.destination_id)));
     await jobs.work(OWNER_MAIL_QUEUE, 1, (data) => destinations.mailOwnerOff(String(data.destination_id)));
     const recover = () =>
       Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch((error) =>
@@ -186,6 +186,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       lowBalanceAlerts.flush().catch((error) => log.warn(describeDatabaseError(error), 'sending low-balance alerts failed; retried in 5 s'));
       billing.autoTopup.flush().catch((error) => log.warn(describeDatabaseError(error), 'the auto top-up pass failed; retried in 5 s'));
       alerts.sendDue().catch((error) => log.warn(describeDatabaseError(error), 'routing matches to destinations failed; retried in 5 s'));
+      destinations.recoverStalled().catch((error) => log.warn(describeDatabaseError(error), 'the outbox sweep failed; retried in 5 s'));
     }, ALERTS_INTERVAL_MS);
     alertsTimer.unref();
     await recover();
@@ -259,6 +260,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     ping: () => ping(db),
     async close() {
       await jobs.stop();
+      await destinations.settle();
       closeAlerting();
       await rateLimit.close();
       await redditBudget.close();

@@ -159,6 +159,21 @@ describe.each(engines)('destinations on %s', (engine) => {
     expect(await health()).toEqual([{ id, name: 'slack channel', kind: 'slack', status: 'off', reason: expect.stringContaining('no_service') }]);
   });
 
+  it("the worker's sweep drains a destination whose wake-up was lost or whose drainer died, once its lease is over", async () => {
+    const webhook = slack.newWebhook();
+    const { id } = await create('slack', webhook);
+    await test(id);
+    const until = new Date(clock.now().getTime() + 30_000).toISOString();
+    await app.database.db.updateTable('destinations').set({ draining_until: until }).where('id', '=', id).execute();
+    await app.services.destinations.recoverStalled();
+    await app.services.destinations.settle();
+    expect(slack.accepted(webhook)).toHaveLength(0);
+    clock.advance(31);
+    await app.services.destinations.recoverStalled();
+    await app.services.destinations.settle();
+    expect(slack.accepted(webhook)).toHaveLength(1);
+  });
+
   it('retries a 5xx after its backoff, and sends it then', async () => {
     const { id } = await create('slack', slack.newWebhook());
     await test(id);

@@ -32,6 +32,12 @@ export interface TelegramBotOptions {
   maxRetryAfterMs: number;
   /** Tests only; the global fetch otherwise. */
   fetch?: typeof fetch;
+  /**
+   * The whole bot's pace: Telegram takes about thirty messages a second from one bot, across all its
+   * chats (core.telegram.org/bots/faq), so sends are spaced by `gapMs` in this process. The clock and
+   * the wait come in like every other.
+   */
+  botPace?: { gapMs: number; now: () => number; sleep: (ms: number) => Promise<void> };
 }
 
 export interface TelegramUpdate {
@@ -73,6 +79,15 @@ const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{10,100}$/;
 type Exchange = { ok: true; status: number; body: string; answer: string; retryAfter: string | null } | { ok: false; error: string };
 
 export function createTelegramBot(options: TelegramBotOptions): TelegramBot {
+  /** When this process's next send to Telegram may start (botPace). */
+  let nextTurn = 0;
+  async function ownTurn() {
+    if (!options.botPace) return;
+    const { gapMs, now, sleep } = options.botPace;
+    const at = Math.max(now(), nextTurn);
+    nextTurn = at + gapMs;
+    if (at > now()) await sleep(at - now());
+  }
   const { token } = options;
   if (!TOKEN_SHAPE.test(token)) throw new TelegramError('the Telegram bot token does not look like one (digits, a colon, then letters, digits, _ and -)', null);
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -132,6 +147,7 @@ export function createTelegramBot(options: TelegramBotOptions): TelegramBot {
 
   return {
     async sendMessage(chatId, message) {
+      await ownTurn();
       const body: Record<string, unknown> = { chat_id: chatIdParam(chatId), ...(isObject(message) ? message : {}) };
       // The destination's chat, whatever the message says.
       body.chat_id = chatIdParam(chatId);

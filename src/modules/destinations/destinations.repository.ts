@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Database } from '../../shared/db/database.ts';
+import { transaction, type Database } from '../../shared/db/database.ts';
 import type { DestinationsTable, OutboxTable } from './destinations.tables.ts';
 
 /** The columns an answer may show: never the sealed URL. */
@@ -27,11 +27,15 @@ export const createDestinationsRepository = (db: Database) => ({
     return true;
   },
 
-  /** A message recorded once per (destination, subject): a second enqueue of the same subject changes nothing. */
-  async enqueue(row: Insertable<OutboxTable>) {
-    await db.insertInto('outbox').values(row).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
-    return db.selectFrom('outbox').selectAll().where('destination_id', '=', row.destination_id).where('subject', '=', row.subject).executeTakeFirstOrThrow();
+  /** Messages recorded once per (destination, subject): a second enqueue of the same subject changes nothing. */
+  async enqueueAll(rows: Insertable<OutboxTable>[]) {
+    // 500 rows of 10 columns stay under SQLite's 32,766 bound parameters.
+    for (let i = 0; i < rows.length; i += 500) {
+      await db.insertInto('outbox').values(rows.slice(i, i + 500)).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
+    }
   },
+
+  message: (destinationId: string, subject: string) => db.selectFrom('outbox').selectAll().where('destination_id', '=', destinationId).where('subject', '=', subject).executeTakeFirst(),
 
   /**
    * Takes the destination for one drainer until `until`, when no other drainer holds it and it is
@@ -46,6 +50,12 @@ export const createDestinationsRepository = (db: Database) => ({
       .where((w) => w.or([w('draining_until', 'is', null), w('draining_until', '<=', now)]))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  },
+
+  /** Whether a drainer holds the destination now. */
+  held: async (id: string, now: string) => {
+    const row = await db.selectFrom('destinations').select('draining_until').where('id', '=', id).executeTakeFirst();
+    return row?.draining_until != null && row.draining_until > now;
   },
 
   /** The drainer holds on for another lease (before each message). */
@@ -75,8 +85,11 @@ export const createDestinationsRepository = (db: Database) => ({
     attempt: { attempted_at: string; status_code: number | null; answer: string; error: string | null; duration_ms: number },
     outcome: Partial<Pick<OutboxTable, 'status' | 'next_attempt_at' | 'sent_at' | 'receipt' | 'error' | 'failures'>>,
   ) {
-    await db.insertInto('outbox_attempts').values({ outbox_id: outboxId, ...attempt }).execute();
-    await db.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
+    // One commit for both: the attempt and its outcome are recorded together or not at all.
+    await transaction(db, async (trx) => {
+      await trx.insertInto('outbox_attempts').values({ outbox_id: outboxId, ...attempt }).execute();
+      await trx.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
+    });
   },
 
   /** Switches it off with its reason and fails what it still had to send; true only for the call that switched it. */
@@ -100,6 +113,17 @@ export const createDestinationsRepository = (db: Database) => ({
 
   /** The address the account logs in with, where it is told of a switch-off by mail. */
   accountEmail: async (accountId: string) => (await db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst())?.email ?? null,
+
+  /** Destinations with a message due, free to send, and no drainer holding them: a dead worker's, or one whose wake-up was lost. */
+  stalled: (now: string) =>
+    db
+      .selectFrom('destinations')
+      .select('id')
+      .where('status', '!=', 'off')
+      .where('next_send_at', '<=', now)
+      .where((w) => w.or([w('draining_until', 'is', null), w('draining_until', '<=', now)]))
+      .where((w) => w.exists(w.selectFrom('outbox').select('outbox.id').whereRef('outbox.destination_id', '=', 'destinations.id').where('outbox.status', '=', 'pending').where('outbox.next_attempt_at', '<=', now)))
+      .execute(),
 
   /** The account's own webhook endpoint (dashboard, Webhooks page), where it is told of a switch-off. */
   accountWebhook: async (accountId: string) =>

@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { ChatOutcome } from '../../integrations/chat/chat.types.ts';
 import type { MailMessage } from '../../integrations/mail/mail.client.ts';
@@ -14,10 +13,10 @@ import { createRecipientUsecases } from './destinations.recipients.usecases.ts';
 import { CONFIRMATION, type Send } from './destinations.senders.ts';
 import { destinationOf, tokenFor } from './destinations.tokens.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
-import type { DestinationKind, DestinationStatus, DestinationsTable, OutboxAttemptsTable, OutboxTable, WebhookKind } from './destinations.tables.ts';
+import type { DestinationKind, DestinationStatus, DestinationsTable, WebhookKind } from './destinations.tables.ts';
 import { CHAT_BASES, urlHint, webhookUrlProblem } from './destinations.urls.ts';
-import { FORMATS } from './destinations.formats.ts';
 import { switchedOffMail } from './destinations.mail.ts';
+import { delivery, testMessage } from './destinations.view.ts';
 
 export const DESTINATION_QUEUE = 'destination';
 /** Mails telling an owner that a destination was switched off. */
@@ -32,26 +31,6 @@ const CONFIRM_DAYS = 7;
 type Row = { url_hint: string; id: string; kind: DestinationKind; name: string; status: DestinationStatus; off_reason: string | null; created_at: string; confirm_expires_at: string | null };
 
 export type DestinationInput = { kind: DestinationKind; name: string; url?: string; address?: string };
-
-/** A message as answers show it, with its attempts: not its body (it may quote what the owner routed privately). */
-const delivery = (row: OutboxTable, attempts: Selectable<OutboxAttemptsTable>[]) => ({
-  id: row.id,
-  subject: row.subject,
-  status: row.status,
-  created_at: row.created_at,
-  sent_at: row.sent_at,
-  receipt: row.receipt,
-  error: row.error,
-  attempts: attempts.filter((a) => a.outbox_id === row.id).map(({ attempted_at, status_code, answer, error, duration_ms }) => ({ attempted_at, status_code, answer, error, duration_ms })),
-});
-
-/** The message a test sends, in each service's own shape, naming the test so that its record can be found. */
-const testMessage = (kind: DestinationKind, name: string, test: string, own?: string) => {
-  const text = own ? `${own.trim()} (${test})` : `subpilot: a test alert to "${name}" (${test}). New matches of the monitors you route here will arrive like this.`;
-  if (kind === 'slack' || kind === 'telegram') return { text };
-  if (kind === 'discord') return { content: text, allowed_mentions: { parse: [] } };
-  return { subject: `subpilot: a test alert to "${name}"`, text, html: `<p>${FORMATS.html.escape(text)}</p>` };
-};
 
 export function createDestinationsUsecases(deps: {
   db: Database;
@@ -130,6 +109,22 @@ export function createDestinationsUsecases(deps: {
   const queueDrain = (destinationId: string, startAfterSeconds = 0) =>
     jobs.send(DESTINATION_QUEUE, { destination_id: destinationId }, { retryLimit: 3, retryDelaySeconds: JOB_EXPIRE_SECONDS, expireSeconds: JOB_EXPIRE_SECONDS, startAfterSeconds });
 
+  /** Sends what the destination has pending, in order, at its pace (destinations.delivery.ts). */
+  const drain = (destinationId: string) =>
+    drainDestination(destinationId, {
+      repo,
+      clock,
+      sleep: deps.sleep,
+      send: deps.send,
+      paceMs: deps.paceMs ?? PACE_MS,
+      openUrl: (destination) => open(requireKey(), destination.url_sealed, destination.account_id),
+      requeue: queueDrain,
+      announceOff,
+      log: deps.log,
+    });
+  /** The drains this process runs in the background (`wake`). */
+  const running = new Set<Promise<void>>();
+
   async function owned(accountId: string, id: string) {
     const destination = await repo.find(accountId, id);
     if (!destination) throw destinationsErrors.notFound();
@@ -142,25 +137,23 @@ export function createDestinationsUsecases(deps: {
    * puts a match's storage order there), so messages recorded in the same millisecond keep their order.
    */
   async function enqueueMany(destinationId: string, messages: { subject: string; message: unknown; order?: string }[]) {
-    const now = clock();
-    const rows = [];
-    for (const { subject, message, order } of messages) {
-      rows.push(
-        await repo.enqueue({
-          id: order ? idOf('out', now, `${order}${random(3).toString('hex')}`) : newId('out', now, random),
-          destination_id: destinationId,
-          subject,
-          message: JSON.stringify(message),
-          status: 'pending',
-          attempts: 0,
-          failures: 0,
-          next_attempt_at: now.toISOString(),
-          created_at: now.toISOString(),
-        }),
-      );
-    }
-    await queueDrain(destinationId);
-    return rows;
+    const now = clock().toISOString();
+    const rows = messages.map(({ subject, message, order }) => ({
+      id: order ? idOf('out', new Date(now), `${order}${random(3).toString('hex')}`) : newId('out', new Date(now), random),
+      destination_id: destinationId,
+      subject,
+      message: JSON.stringify(message),
+      status: 'pending' as const,
+      attempts: 0,
+      failures: 0,
+      next_attempt_at: now,
+      created_at: now,
+    }));
+    // One statement for the lot: a pass records hundreds of messages, and each commit is a disk flush.
+    await repo.enqueueAll(rows);
+    // A drainer holding the destination sends these too: it looks for new messages again after it lets go
+    // (destinations.delivery.ts), and a dead one's are found by the sweep. A job per pass would only pile up.
+    if (!(await repo.held(destinationId, now))) await queueDrain(destinationId);
   }
 
   /**
@@ -252,8 +245,9 @@ export function createDestinationsUsecases(deps: {
       if (destination.status === 'off') throw destinationsErrors.off(destination.off_reason ?? 'switched off');
       if (destination.status === 'unconfirmed') throw destinationsErrors.unconfirmed(destination.kind);
       const test = newId('tst', clock(), random);
-      const [row] = await enqueueMany(id, [{ subject: `test:${test}`, message: testMessage(destination.kind, destination.name, test, text) }]);
-      return delivery(row!, []);
+      const subject = `test:${test}`;
+      await enqueueMany(id, [{ subject, message: testMessage(destination.kind, destination.name, test, text) }]);
+      return delivery((await repo.message(id, subject))!, []);
     },
 
     enqueueMany,
@@ -266,19 +260,28 @@ export function createDestinationsUsecases(deps: {
       return { data: rows.map((row) => delivery(row, attempts)) };
     },
 
-    /** The job handler: sends what the destination has pending, in order, at its pace (destinations.delivery.ts). */
-    drain: (destinationId: string) =>
-      drainDestination(destinationId, {
-        repo,
-        clock,
-        sleep: deps.sleep,
-        send: deps.send,
-        paceMs: deps.paceMs ?? PACE_MS,
-        openUrl: (destination) => open(requireKey(), destination.url_sealed, destination.account_id),
-        requeue: queueDrain,
-        announceOff,
-        log: deps.log,
-      }),
+    drain,
+
+    /**
+     * The job handler: starts the destination's drain and returns. A drain spends most of its time waiting
+     * out its pace, so it holds no job slot meanwhile: two hundred destinations drain side by side on a
+     * worker of four slots. Its lease, not the job, keeps it the destination's only drainer; should this
+     * process die, `recoverStalled` starts it again once the lease is over.
+     */
+    wake(destinationId: string) {
+      const run: Promise<void> = drain(destinationId)
+        .catch((error) => deps.log.warn({ destination_id: destinationId, err: (error as Error).message }, 'a drain failed; the sweep starts it again'))
+        .finally(() => running.delete(run));
+      running.add(run);
+    },
+
+    /** The worker's sweep (every few seconds): a drain for each destination with a message due and no drainer, as after a crash. */
+    async recoverStalled() {
+      for (const { id } of await repo.stalled(clock().toISOString())) this.wake(id);
+    },
+
+    /** Waits for the drains this process started (before the database closes). */
+    settle: async () => void (await Promise.allSettled([...running])),
   };
 }
 
