@@ -124,6 +124,12 @@ export function createDestinationsUsecases(deps: {
     });
   /** The drains this process runs in the background (`wake`). */
   const running = new Set<Promise<void>>();
+  function wake(destinationId: string) {
+    const run: Promise<void> = drain(destinationId)
+      .catch((error) => deps.log.warn({ destination_id: destinationId, err: (error as Error).message }, 'a drain failed; the sweep starts it again'))
+      .finally(() => running.delete(run));
+    running.add(run);
+  }
 
   async function owned(accountId: string, id: string) {
     const destination = await repo.find(accountId, id);
@@ -138,8 +144,9 @@ export function createDestinationsUsecases(deps: {
    */
   async function enqueueMany(destinationId: string, messages: { subject: string; message: unknown; order?: string }[]) {
     const now = clock().toISOString();
+    const at = new Date(now);
     const rows = messages.map(({ subject, message, order }) => ({
-      id: order ? idOf('out', new Date(now), `${order}${random(3).toString('hex')}`) : newId('out', new Date(now), random),
+      id: order ? idOf('out', at, `${order}${random(3).toString('hex')}`) : newId('out', at, random),
       destination_id: destinationId,
       subject,
       message: JSON.stringify(message),
@@ -268,16 +275,11 @@ export function createDestinationsUsecases(deps: {
      * worker of four slots. Its lease, not the job, keeps it the destination's only drainer; should this
      * process die, `recoverStalled` starts it again once the lease is over.
      */
-    wake(destinationId: string) {
-      const run: Promise<void> = drain(destinationId)
-        .catch((error) => deps.log.warn({ destination_id: destinationId, err: (error as Error).message }, 'a drain failed; the sweep starts it again'))
-        .finally(() => running.delete(run));
-      running.add(run);
-    },
+    wake,
 
     /** The worker's sweep (every few seconds): a drain for each destination with a message due and no drainer, as after a crash. */
     async recoverStalled() {
-      for (const { id } of await repo.stalled(clock().toISOString())) this.wake(id);
+      for (const { id } of await repo.stalled(clock().toISOString())) wake(id);
     },
 
     /** Waits for the drains this process started (before the database closes). */
