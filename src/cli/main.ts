@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
+import { databaseFailure } from '../shared/db/database.pool.ts';
 import { isAppError } from '../shared/errors.ts';
 import { accountsCommand } from './accounts.ts';
 import { billingCommand } from './billing.ts';
@@ -59,7 +60,8 @@ export function subpilotProgram(io: CliIo): Command {
 
 /**
  * Runs one `subpilot` command and resolves to its exit code. An expected failure (bad configuration,
- * refused operation, bad argument) is one `subpilot: …` line on stderr; anything else is a bug and throws.
+ * refused operation, bad argument, a database that cannot be used) is one `subpilot: …` line on
+ * stderr; anything else is a bug and throws.
  */
 export async function main(io: CliIo): Promise<number> {
   try {
@@ -68,6 +70,11 @@ export async function main(io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError || isAppError(error) || error instanceof InvalidArgumentError) {
       io.stderr.write(`subpilot: ${error.message}\n`);
+      return 1;
+    }
+    const database = databaseFailure(error);
+    if (database) {
+      io.stderr.write(`subpilot: ${database}\n`);
       return 1;
     }
     // Commander has already printed its usage error or the help; it only tells the exit code.

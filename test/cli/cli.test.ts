@@ -170,6 +170,19 @@ describe('the CLI without a database', () => {
     }
   });
 
+  it('a database that cannot be reached stops a command with one line saying where and what to check', async () => {
+    let stderr = '';
+    const code = await main({
+      argv: ['accounts', 'list'],
+      env: { DATABASE_URL: 'postgres://nobody:hunter2@127.0.0.1:1/none' },
+      stdin: Readable.from([]),
+      stdout: { write: () => undefined },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(code).toBe(1);
+    expect(stderr).toBe('subpilot: the database cannot be reached (connect ECONNREFUSED 127.0.0.1:1): is PostgreSQL running there, and is DATABASE_URL right?\n');
+  });
+
   it('--version prints the version of package.json', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(await subpilot(['--version'])).toEqual({ code: 0, stdout: `${version}\n` });

@@ -23,6 +23,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * One line for an operator when the database cannot be used at all (the CLI's and `serve`'s start), null
+ * for any other error. pg's own message names the host and port, never the password.
+ */
+export function databaseFailure(error: unknown): string | null {
+  const { code, message } = describeDatabaseError(error);
+  if (isDatabaseUnavailable(error) || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `the database cannot be reached (${message}): is PostgreSQL running there, and is DATABASE_URL right?`;
+  }
+  // 28xxx: the server refused the user or password; 3D000: no such database on it.
+  if (typeof code === 'string' && (code.startsWith('28') || code === '3D000')) return `the database refused the connection (${message}): check DATABASE_URL`;
+  return null;
+}
+
+/**
  * A database that does not answer at all fails the connection attempt (and /healthz) after 5 s
  * instead of hanging it. Set on the client, not the pool: the pool's option would also cut off
  * queries that merely wait their turn for a connection under load.
