@@ -245,7 +245,7 @@ const HEADERS = [
     description:
       '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the secret after `whsec_`. ' +
       'Compute it over the raw body as received, compare in constant time, and refuse the request when it differs. ' +
-      'The standard allows several space-separated signatures; this service sends one.',
+      'A space-separated list: accept the request if any entry matches. This service sends one, and two for 24 hours after the secret is rolled (the new and the old).',
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$' },
   },
 ];

@@ -8,6 +8,9 @@ export interface AccountsTable {
   held: Generated<number>;
   /** Sealed with SECRET_KEY (src/app/crypto.ts, the account id as context); `whsec_…` only from before sealing, sealed at start-up. */
   webhook_secret: string | null;
+  /** The secret a roll replaced, sealed like the current one, still signing beside it until `webhook_secret_previous_until`. */
+  webhook_secret_previous: Generated<string | null>;
+  webhook_secret_previous_until: Generated<string | null>;
   created_at: string;
   /** A `credits.low` alert goes out when the spendable balance falls below it; NULL: off. */
   low_balance_threshold: Generated<number | null>;

@@ -11,29 +11,30 @@ const NOTICES = {
   sent: 'The test event was queued; its delivery is listed below.',
   retried: 'The delivery was queued to be tried again now.',
   endpoint: 'The account endpoint was saved.',
+  rolled: 'A new signing secret signs every delivery from now on; the old one signs beside it for 24 hours. Update your receivers.',
 };
-const listQuery = Type.Object({ done: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('retried'), Type.Literal('endpoint')])) });
+const listQuery = Type.Object({ done: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('retried'), Type.Literal('endpoint'), Type.Literal('rolled')])) });
 const urlBody = Type.Object({ csrf: Type.Optional(Type.String()), webhook_url: Type.String({ maxLength: 2000 }) });
 const retryParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const csrfOnly = Type.Object({ csrf: Type.Optional(Type.String()) });
 
 /**
- * The account's webhook signing secret, its own endpoint (`credits.low`) and its recent deliveries
+ * The account's webhook signing secret (shown, and rolled), its own endpoint (`credits.low`) and its recent deliveries
  * with every attempt; a test event, and "retry now" on a delivery that failed or waits. Behind requireSession.
  */
 export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUsecases; accountSettings: AccountSettingsUsecases }> = async (
   app,
   { webhooks, accountSettings },
 ) => {
-  const renderPage = async (request: FastifyRequest, extras: Omit<WebhooksPage, 'viewer' | 'secret' | 'deliveries' | 'endpoint'>) => {
+  const renderPage = async (request: FastifyRequest, extras: Omit<WebhooksPage, 'viewer' | 'signing' | 'deliveries' | 'endpoint'>) => {
     const { accountId } = sessionOf(request);
     // Without SECRET_KEY there is no secret to show (none is created); the page says why.
-    const [secret, deliveries, settings] = await Promise.all([
-      webhooks.configured ? webhooks.secretFor(accountId) : null,
+    const [signing, deliveries, settings] = await Promise.all([
+      webhooks.configured ? webhooks.signingState(accountId) : null,
       webhooks.recentDeliveries(accountId),
       accountSettings.settings(accountId),
     ]);
-    return webhooksPage({ viewer: viewerOf(request)!, secret, deliveries, endpoint: settings.webhook_url, ...extras });
+    return webhooksPage({ viewer: viewerOf(request)!, signing, deliveries, endpoint: settings.webhook_url, ...extras });
   };
 
   app.get('/webhooks', { schema: { querystring: listQuery } }, async (request, reply) => {
@@ -61,6 +62,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksUseca
       return sendPage(reply, await renderPage(request, { endpointError: problem.message, endpointInput: url }), problem.status);
     }
     return reply.redirect('/dashboard/webhooks?done=endpoint', 303);
+  });
+
+  app.post('/webhooks/secret/roll', { schema: { body: csrfOnly } }, async (request, reply) => {
+    await webhooks.rollSecret(sessionOf(request).accountId);
+    return reply.redirect('/dashboard/webhooks?done=rolled', 303);
   });
 
   app.post('/webhooks/deliveries/:id/retry', { schema: { params: retryParams, body: csrfOnly } }, async (request, reply) => {

@@ -55,7 +55,18 @@ export const createWebhooksRepository = (db: Database) => ({
   },
 
   secretOf: (accountId: string) =>
-    db.selectFrom('accounts').select('webhook_secret').where('id', '=', accountId).executeTakeFirst(),
+    db.selectFrom('accounts').select(['webhook_secret', 'webhook_secret_previous', 'webhook_secret_previous_until']).where('id', '=', accountId).executeTakeFirst(),
+
+  /** A roll, guarded on the secret the caller replaced: of two rolls at once, one wins and the other sees false. */
+  async rollSecret(accountId: string, expected: string, next: string, previousUntil: string) {
+    const result = await db
+      .updateTable('accounts')
+      .set({ webhook_secret: next, webhook_secret_previous: expected, webhook_secret_previous_until: previousUntil })
+      .where('id', '=', accountId)
+      .where('webhook_secret', '=', expected)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
 
   /** Sets the (sealed) secret only if none exists, so two instances racing to create one agree on the first. */
   async setSecretIfMissing(accountId: string, secret: string) {

@@ -25,6 +25,8 @@ const CLOCK_SLACK_MS = 5_000;
 const JOB_EXPIRE_SECONDS = 60;
 /** Secrets stored before they were sealed start like this; sealed ones start with the seal's version. */
 const CLEAR_PREFIX = 'whsec_';
+/** How long a rolled secret keeps signing beside its successor: Stripe's default when an endpoint secret is rolled. */
+export const ROLL_OVERLAP_MS = 24 * 3_600_000;
 
 export function createWebhooksUsecases(deps: {
   db: Database;
@@ -47,6 +49,14 @@ export function createWebhooksUsecases(deps: {
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const webhooks = createWebhooksRepository(db);
   const storedSecret = async (accountId: string) => (await webhooks.secretOf(accountId))?.webhook_secret ?? null;
+  /** Opens a sealed secret; null when it was sealed with another SECRET_KEY and cannot be recovered. */
+  const opened = (sealKey: Buffer, sealed: string, accountId: string) => {
+    try {
+      return open(sealKey, sealed, accountId);
+    } catch {
+      return null;
+    }
+  };
 
   function requireKey(): Buffer {
     if (!secretKey) throw webhooksErrors.notConfigured();
@@ -61,16 +71,20 @@ export function createWebhooksUsecases(deps: {
       await webhooks.replaceSecret(accountId, current, seal(sealKey, current, accountId));
       return current;
     }
-    if (current !== null) {
-      try {
-        return open(sealKey, current, accountId);
-      } catch {
-        // Sealed with another SECRET_KEY: it cannot be recovered, so the account gets a new one.
-      }
-    }
+    // Sealed with another SECRET_KEY, it cannot be recovered, so the account gets a new one.
+    const known = current === null ? null : opened(sealKey, current, accountId);
+    if (known !== null) return known;
     const fresh = seal(sealKey, newWebhookSecret(random), accountId);
     await (current === null ? webhooks.setSecretIfMissing(accountId, fresh) : webhooks.replaceSecret(accountId, current, fresh));
     return open(sealKey, (await storedSecret(accountId))!, accountId);
+  }
+
+  /** What signs a delivery: the current secret, and for a day after a roll the one it replaced. */
+  async function signingSecrets(accountId: string, now: Date): Promise<string[]> {
+    const current = await secretFor(accountId);
+    const row = await webhooks.secretOf(accountId);
+    const previous = row?.webhook_secret_previous && row.webhook_secret_previous_until! > now.toISOString() ? opened(requireKey(), row.webhook_secret_previous, accountId) : null;
+    return previous === null ? [current] : [current, previous];
   }
 
   /**
@@ -114,7 +128,9 @@ export function createWebhooksUsecases(deps: {
   async function attempt(delivery: { id: string; account_id: string; url: string; payload: string }, started: Date) {
     const timestamp = Math.floor(started.getTime() / 1000);
     try {
-      const signature = signWebhook(await secretFor(delivery.account_id), delivery.id, timestamp, delivery.payload);
+      // Standard Webhooks: signatures separated by spaces, any one of which verifies.
+      const secrets = await signingSecrets(delivery.account_id, started);
+      const signature = secrets.map((secret) => signWebhook(secret, delivery.id, timestamp, delivery.payload)).join(' ');
       // Checked again at each attempt (a host name may resolve elsewhere than at submit time), then
       // connected to exactly the checked addresses; a redirect is an answer, not followed.
       const { url, addresses } = await checkDeliverableUrl(delivery.url, policy, resolveHost);
@@ -145,6 +161,25 @@ export function createWebhooksUsecases(deps: {
       await checkDeliverableUrl(url, policy, resolveHost);
     },
     secretFor,
+
+    /**
+     * A new signing secret, used at once; the one it replaces keeps signing beside it for a day
+     * (ROLL_OVERLAP_MS), as Stripe does, so receivers switch without losing a delivery.
+     */
+    async rollSecret(accountId: string): Promise<void> {
+      await secretFor(accountId);
+      const current = (await storedSecret(accountId))!;
+      const previousUntil = new Date(clock().getTime() + ROLL_OVERLAP_MS).toISOString();
+      // Of two rolls at once one replaces the secret; the other changes nothing.
+      await webhooks.rollSecret(accountId, current, seal(requireKey(), newWebhookSecret(random), accountId), previousUntil);
+    },
+
+    /** The secret to show, and until when the one a roll replaced still signs beside it (null: no such secret now). */
+    async signingState(accountId: string): Promise<{ secret: string; previousUntil: string | null }> {
+      const secret = await secretFor(accountId);
+      const until = (await webhooks.secretOf(accountId))?.webhook_secret_previous_until ?? null;
+      return { secret, previousUntil: until !== null && until > clock().toISOString() ? until : null };
+    },
 
     /** Seals secrets stored in clear by earlier versions; run at start-up, a no-op without SECRET_KEY. */
     async sealClearSecrets(): Promise<number> {

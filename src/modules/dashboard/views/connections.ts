@@ -28,8 +28,10 @@ function redditCard(view: ConnectionsPage): Html {
     <span class="muted">You can also remove the app under “apps” in your Reddit preferences.</span>
   </form>`;
   }
-  return html`<p>Connect the Reddit account that <code>POST /api/v1/publish</code> posts as. Reddit asks you to approve
-    three permissions: <em>identity</em> (your username), <em>read</em> and <em>submit</em> (comments and posts).</p>
+  return html`<p>Connect the Reddit account that your publications post as, from <code>POST /api/v1/publish</code> or a
+    draft you approve in the Inbox. Reddit asks you to approve four permissions: <em>identity</em> (your username),
+    <em>read</em>, <em>submit</em> (comments and posts) and <em>history</em> (your own recent posts and comments, read
+    only to find out whether a post whose answer from Reddit was lost went out, so that it is never posted twice).</p>
   <form method="post" action="/dashboard/connections/reddit" class="actions">
     ${csrfField(view.viewer.csrfToken)}
     <button type="submit">Connect Reddit</button>
@@ -46,7 +48,7 @@ export function connectionsPage(view: ConnectionsPage): Html {
   <h2 id="reddit">Reddit</h2>
   ${redditCard(view)}
 </section>
-<p class="muted">The Reddit authorization is stored encrypted and used only when one of your API keys publishes.
-  Every publish costs credits only when Reddit accepts it.</p>`,
+<p class="muted">The Reddit authorization is stored encrypted and used only when you publish: through one of your
+  API keys or by approving a draft in the Inbox. Every publish costs credits only when Reddit accepts it.</p>`,
   });
 }

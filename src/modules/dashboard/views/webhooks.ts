@@ -7,7 +7,8 @@ type Delivery = Deliveries[number];
 
 export interface WebhooksPage {
   viewer: Viewer;
-  secret: string | null;
+  /** Null when the server keeps no secrets (no SECRET_KEY); `previousUntil`: a rolled secret still signs beside it. */
+  signing: { secret: string; previousUntil: string | null } | null;
   /** The account's own endpoint, for `credits.low` (null: none). */
   endpoint: string | null;
   deliveries: Deliveries;
@@ -45,6 +46,28 @@ function stateCell(d: Delivery, csrfToken: string): Html {
   return html`${d.status}${next}${retry}`;
 }
 
+const secretsOff = html`Webhooks are off on this server: the signing secrets are kept encrypted with <code>SECRET_KEY</code>, which is
+  not set, so a <code>webhook_url</code> is refused (503). The operator sets it (<code>openssl rand -hex 32</code>).</p>`;
+
+function secretBlock(signing: NonNullable<WebhooksPage['signing']>, csrfToken: string): Html {
+  return html`Verify each delivery with this secret:</p>
+  <div class="token-row">
+    <code id="signing-secret" class="token">${signing.secret}</code>
+    <button type="button" class="copy" data-copy="signing-secret" data-copy-failed="Select and copy the secret by hand" hidden>Copy</button>
+  </div>
+  ${
+    signing.previousUntil
+      ? html`<p>The secret it replaced still signs every delivery beside it until ${when(signing.previousUntil)}, as a second
+  <code>v1,</code> signature in <code>webhook-signature</code>: switch your receivers over before then.</p>`
+      : null
+  }
+  <form method="post" action="/dashboard/webhooks/secret/roll" class="actions wrap">
+    ${csrfField(csrfToken)}
+    <button type="submit">Roll secret</button>
+    <span class="muted">A new secret signs from now on; the current one keeps signing beside it for 24 hours.</span>
+  </form>`;
+}
+
 function testForm(view: WebhooksPage): Html {
   return html`<section class="card" aria-labelledby="test-event">
   <h2 id="test-event">Send a test event</h2>
@@ -61,9 +84,10 @@ function testForm(view: WebhooksPage): Html {
 function endpointForm(view: WebhooksPage): Html {
   return html`<section class="card" aria-labelledby="account-endpoint">
   <h2 id="account-endpoint">Account endpoint</h2>
-  <p>Events about the account rather than one scrape go here, signed like the others: <code>credits.low</code>, sent
-  once each time the balance falls below the threshold set on the <a href="/dashboard/credits">Credits</a> page.
-  Leave it empty to send none.</p>
+  <p>Events about the account rather than one scrape or monitor go here, signed like the others: <code>credits.low</code>,
+  sent once each time the balance falls below the threshold set on the <a href="/dashboard/credits">Credits</a> page;
+  <code>credits.topup_failed</code>, when an automatic top-up cannot charge; <code>destination.off</code>, when an alert
+  <a href="/dashboard/destinations">destination</a> is switched off. Leave it empty to send none.</p>
   ${errorBox(view.endpointError)}
   <form method="post" action="/dashboard/webhooks/endpoint" class="inline">
     ${csrfField(view.viewer.csrfToken)}
@@ -96,20 +120,16 @@ export function webhooksPage(view: WebhooksPage): Html {
     section: 'webhooks',
     body: html`${noticeBox(view.notice)}<section aria-labelledby="secret">
   <h2 id="secret">Signing secret</h2>
-  <p>Scrapes sent with a <code>webhook_url</code> are POSTed there when they complete or fail, signed per
+  <p>Every event this service sends is POSTed to its URL and signed per
   <a href="https://www.standardwebhooks.com/" rel="noopener noreferrer">Standard Webhooks</a>
-  (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
-  ${
-    view.secret === null
-      ? html`Webhooks are off on this server: the signing secrets are kept encrypted with <code>SECRET_KEY</code>, which is
-  not set, so a scrape with a <code>webhook_url</code> is refused (503). The operator sets it (<code>openssl rand -hex 32</code>).</p>`
-      : html`Verify each delivery with this secret:</p>
-  <p><code class="token">${view.secret}</code></p>`
-  }
+  (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>): a scrape's when it completes
+  or fails (its <code>webhook_url</code>), a monitor's matches and state changes (the monitor's <code>webhook_url</code>), and
+  the account's own events (the endpoint below).
+  ${view.signing === null ? secretsOff : secretBlock(view.signing, view.viewer.csrfToken)}
   <p class="muted">Failed deliveries are retried with doubling delays for more than 24 hours.</p>
 </section>
-${view.secret === null ? null : endpointForm(view)}
-${view.secret === null ? null : testForm(view)}
+${view.signing === null ? null : endpointForm(view)}
+${view.signing === null ? null : testForm(view)}
 <section aria-labelledby="deliveries">
   <h2 id="deliveries">Recent deliveries</h2>
   ${errorBox(view.error)}
