@@ -165,6 +165,8 @@ export async function buildServer(
     keys: services.keys,
     credits: services.credits,
     scrape: services.scrape,
+    idempotency: services.idempotency,
+    scrapePairPrice: services.config.prices.scrapePair,
     monitors: services.monitors,
     inbox: services.inbox,
     webhooks: services.webhooks,

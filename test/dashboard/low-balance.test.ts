@@ -86,7 +86,7 @@ describe.each(engines)('the low-balance threshold, account endpoint and banner i
     const { browser, accountId } = await member(0);
     const page = (await browser.get('/dashboard/webhooks')).body;
     expect(page).toContain('Account endpoint');
-    expect(page).toMatch(/<code>credits\.low<\/code>, sent\s+once each time the balance falls below the threshold/);
+    expect(page).toMatch(/<code>credits\.low<\/code>,\s+sent once each time the balance falls below the threshold/);
 
     const saved = await setEndpoint(browser, ' http://127.0.0.1:9/hooks/account ');
     expect(saved.status).toBe(303);

@@ -20,6 +20,7 @@ import type { DestinationsUsecases } from '../destinations/destinations.usecases
 import type { AlertsUsecases } from '../destinations/alerts/alerts.usecases.ts';
 import { publishingRoutes } from './dashboard.publishing-routes.ts';
 import { activityRoutes } from './dashboard.activity-routes.ts';
+import type { IdempotencyUsecases } from '../idempotency/idempotency.usecases.ts';
 import { checkoutOrigins, creditsRoutes } from './dashboard.credits-routes.ts';
 import { connectionsRoutes } from './dashboard.connections-routes.ts';
 import { webhooksRoutes } from './dashboard.webhooks-routes.ts';
@@ -40,6 +41,9 @@ export interface DashboardOptions {
   keys: KeysUsecases;
   credits: CreditsUsecases;
   scrape: ScrapeUsecases;
+  /** The Scrapes page's form: its attempt is an Idempotency-Key, and it states the price of a pair. */
+  idempotency: IdempotencyUsecases;
+  scrapePairPrice: number;
   monitors: MonitorsUsecases;
   /** The Inbox page: delivered matches, their reply drafts, and the way to publish them. */
   inbox: InboxUsecases;
@@ -123,7 +127,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       billing: options.billing,
       checkoutOrigins: checkoutOrigins(options.stripeApiUrl),
     });
-    await member.register(activityRoutes, { scrape: options.scrape });
+    await member.register(activityRoutes, { scrape: options.scrape, idempotency: options.idempotency, pairPrice: options.scrapePairPrice });
     await member.register(monitorsRoutes, { monitors: options.monitors, destinations: options.destinations, alerts: options.alerts });
     await member.register(inboxRoutes, { inbox: options.inbox, monitors: options.monitors, generate: options.generate, accountSettings: options.accountSettings });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish, inbox: options.inbox });

@@ -1,8 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { hasFieldRules } from '../../shared/http/field-rules.ts';
-import { invalidInput } from '../../shared/http/error-mapper.ts';
+import { checkerOf as sharedChecker } from '../../shared/http/checker.ts';
 import { RULE_KEYWORD } from '../../shared/http/validation-messages.ts';
-import { strictValidatorCompiler } from '../../shared/http/validator.ts';
 
 type Json = Record<string, unknown>;
 type Properties = Record<string, TSchema>;
@@ -78,15 +77,5 @@ export function advertisedSchema(schema: TSchema): Json {
   };
 }
 
-/**
- * A tool's arguments, checked by the API's own validator: the same rules and the same words a person
- * can act on ("sort must be one of new, relevance, top"), as a 422 request.invalid the tool reports.
- */
-export function checkerOf<T>(name: string, schema: TSchema): (args: unknown) => T {
-  const validate = strictValidatorCompiler({ schema, method: 'POST', url: `/mcp ${name}`, httpPart: 'body' });
-  return (args) => {
-    const result = validate(args ?? {}) as { value?: unknown; error?: Parameters<typeof invalidInput>[0] };
-    if (result.error) throw invalidInput(result.error, 'The arguments are');
-    return (result.value ?? args ?? {}) as T;
-  };
-}
+/** A tool's arguments, checked by the API's own validator, in its words (shared/http/checker.ts). */
+export const checkerOf = <T>(name: string, schema: TSchema): ((args: unknown) => T) => sharedChecker<T>(`/mcp ${name}`, schema, 'The arguments are');

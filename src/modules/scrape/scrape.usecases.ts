@@ -7,7 +7,7 @@ import { decodeCursor, toPage } from '../../shared/http/pagination.ts';
 import { creditsErrors } from '../credits/credits.errors.ts';
 import { holdFor } from '../credits/credits.prices.ts';
 import { creditsIn } from '../credits/credits.usecases.ts';
-import type { Caller } from '../keys/keys.usecases.ts';
+import type { Payer } from '../../shared/via.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { scrapeErrors } from './scrape.errors.ts';
 import { normalizeScrapeBody, searchKeywords, type ScrapeRequest, type ScrapeResult } from './scrape.matching.ts';
@@ -117,7 +117,7 @@ export function createScrapeUsecases(deps: {
      * Holds the price (the most it can cost: see creditsIn for why a scrape holds) and queues the scrape. Unless the caller prefers an async answer, waits up to
      * SCRAPE_SYNC_WAIT_MS for it: `done` says whether the returned scrape has finished.
      */
-    async submit(caller: Caller, body: ScrapeBody, options: { respondAsync: boolean; idempotency: IdempotencyClaim | null }) {
+    async submit(caller: Payer, body: ScrapeBody, options: { respondAsync: boolean; idempotency: IdempotencyClaim | null }) {
       const request = normalizeScrapeBody(body);
       if (!deps.redditConfigured) throw scrapeErrors.notConfigured();
       if (body.webhook_url) await deps.assertWebhookUrl(body.webhook_url);

@@ -31,7 +31,8 @@ const finished = (value: string) => value === 'completed' || value === 'failed';
 const isolated = (text: string) => html`<bdi>${text}</bdi>`;
 const isolatedList = (texts: string[]) => texts.map((text, i) => html`${i > 0 ? ', ' : ''}${isolated(text)}`);
 
-export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPage: boolean }): Html {
+/** `form`: the New scrape section (views/scrape-form.ts), above the list. */
+export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPage: boolean; form: Html }): Html {
   const { scrapes } = view;
   const table = scrapes.data.length
     ? html`<div class="table-scroll"><table>
@@ -47,12 +48,14 @@ export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPa
   )}
   </tbody>
 </table></div>`
-    : html`<p class="muted">No scrapes yet. Call <code>POST /api/v1/scrape</code> with one of your API keys.</p>`;
+    : html`<p class="muted">No scrapes yet: start one above, or call <code>POST /api/v1/scrape</code> with one of your API keys.</p>`;
   return page({
     title: 'Scrapes',
     viewer: view.viewer,
     section: 'scrapes',
-    body: html`${table}
+    body: html`${view.form}
+<h2>Recent scrapes</h2>
+${table}
 ${cursorPager('/dashboard/scrapes', view.firstPage, scrapes.next_cursor, 'Older scrapes →')}`,
   });
 }
