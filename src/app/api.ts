@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { AppError } from '../shared/errors.ts';
 import { billingApiRoutes } from '../modules/billing/billing.routes.ts';
+import { costHeaders } from '../modules/credits/credits.hooks.ts';
 import { creditsRoutes } from '../modules/credits/credits.routes.ts';
 import { destinationsRoutes } from '../modules/destinations/destinations.routes.ts';
 import { alertsRoutes } from '../modules/destinations/alerts/alerts.routes.ts';
@@ -69,6 +70,11 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   // (`buy_url`) when Stripe is configured, else whom to ask (BILLING_CONTACT). Set before the routes
   // are registered: each route plugin keeps the handler its parent had when it was registered.
   api.setErrorHandler<FastifyError | AppError>((error, request, reply) => sendProblem(services.billing.explainRefusal(error), request, reply));
+
+  // The cost on the answer: a body that states what the request charged and the balance after (only the
+  // answer to the request that paid has `credits.balance`) says it in headers too, for a client, a proxy
+  // or a log that reads headers only. Before the routes: each route plugin keeps the hooks its parent had.
+  api.addHook('preSerialization', costHeaders);
 
   // 7. The usecase. Its credits check (402) is always last: credits are held or charged inside the
   //    usecase's transaction, so only a call that passed every check above can be charged.

@@ -14,7 +14,19 @@ export const RESPONSE_HEADERS: Record<string, string> = {
   location: 'The resource: where it lives (201) or where to poll it until it ends (202).',
   'preference-applied': '`respond-async` when the request asked for it with `Prefer: respond-async` (RFC 7240).',
   'idempotent-replayed': '`true` when this is the outcome of an earlier request with the same Idempotency-Key, not a new run.',
+  'credits-charged':
+    'Credits this request charged, as the body\'s `credits.charged` (0 while a scrape still runs: its price is held, and charged when it ends). ' +
+    'A replay of an Idempotency-Key repeats the first answer\'s figure; nothing is charged again.',
+  'credits-balance': 'The account\'s spendable balance after this request (credits held by unfinished work are not spendable), as the body\'s `credits.balance`; on a 402, the balance that refused it.',
+  'credits-required': 'What the refused request would have cost, as the body\'s `required`.',
 };
+
+/** A response whose body states what it charged and the balance after (scrape, generate, publish, drafts): it says so in headers too. */
+function statesCost(doc: Json, response: Json): boolean {
+  let schema: Json | undefined = response.content?.['application/json']?.schema;
+  if (schema?.$ref) schema = doc.components.schemas[String(schema.$ref).split('/').pop()!];
+  return schema?.properties?.credits?.properties?.balance !== undefined;
+}
 
 const header = (name: string, required = false) => ({
   description: RESPONSE_HEADERS[name],
@@ -32,8 +44,8 @@ const REQUIRED_BY_STATUS: Record<string, string[]> = {
 
 /**
  * Declares every header each response can carry: those of the problem samples (already listed by
- * name), the RateLimit pair on every answer, Location on 201 and 202, Preference-Applied on 202, and
- * Idempotent-Replayed wherever an Idempotency-Key is honoured.
+ * name), the RateLimit pair on every answer, Location on 201 and 202, Preference-Applied on 202,
+ * Idempotent-Replayed wherever an Idempotency-Key is honoured, and the cost where the body states it.
  */
 export function declareHeaders(doc: Json): void {
   for (const [, , op] of operationsOf(doc)) {
@@ -43,6 +55,7 @@ export function declareHeaders(doc: Json): void {
       if (status === '202') names.add('preference-applied');
       if (status === '429' || status === '503') names.add('retry-after');
       if (idempotent) names.add('idempotent-replayed');
+      if (statesCost(doc, response)) (names.add('credits-charged'), names.add('credits-balance'));
       response.headers = Object.fromEntries(
         [...names].sort().map((name) => [name, header(name, (REQUIRED_BY_STATUS[status] ?? []).includes(name))]),
       );

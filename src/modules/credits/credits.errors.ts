@@ -1,5 +1,11 @@
 import { AppError } from '../../shared/errors.ts';
 
+/** What a refused call would have cost, and the spendable balance where the balance refused it: the headers of a 402. */
+const costHeaders = (required: number, balance?: number): Record<string, string> => ({
+  'credits-required': String(required),
+  ...(balance === undefined ? {} : { 'credits-balance': String(balance) }),
+});
+
 export const creditsErrors = {
   /**
    * `howToGet` ends the message: the API and MCP replace the generic words with where this service
@@ -11,6 +17,7 @@ export const creditsErrors = {
       status: 402,
       message: `This request costs ${required} credits and the account balance is ${balance}. ${howToGet}`,
       extra: { balance, required, ...(buyUrl ? { buy_url: buyUrl } : {}) },
+      headers: costHeaders(required, balance),
     }),
   /**
    * A payment condition like the balance, hence 402 and not 429: retrying within the month will not
@@ -24,6 +31,7 @@ export const creditsErrors = {
         `This request costs ${facts.required} credits and this key has spent ${facts.spent} of its monthly limit of ${facts.limit}. ` +
         `The limit resets at ${facts.resetsAt}; the account's other keys are not affected.`,
       extra: { limit: facts.limit, spent: facts.spent, required: facts.required, resets_at: facts.resetsAt },
+      headers: costHeaders(facts.required),
     }),
   keyNotFound: () =>
     new AppError({

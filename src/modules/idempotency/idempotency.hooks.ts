@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied'];
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied', 'credits-charged', 'credits-balance'];
 
 /**
  * Attached only to routes marked `idempotent`, so other calls do not pass through it. Runs after
