@@ -35,7 +35,7 @@ import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.t
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
 import { createDatabase, ping, type Database } from '../shared/db/database.ts';
-import { describeDatabaseError } from '../shared/db/database.pool.ts';
+import { describeDatabaseError } from '../shared/db/database.errors.ts';
 import { createJobQueue, createLazyJobQueue } from '../shared/jobs/jobs.ts';
 import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';

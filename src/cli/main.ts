@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../shared/config/config.ts';
-import { databaseFailure } from '../shared/db/database.pool.ts';
+import { databaseFailure } from '../shared/db/database.errors.ts';
 import { isAppError } from '../shared/errors.ts';
 import { accountsCommand } from './accounts.ts';
 import { billingCommand } from './billing.ts';

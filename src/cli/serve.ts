@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../shared/config/config.ts';
 import { createServices, type Services } from '../app/container.ts';
-import { describeDatabaseError, isDatabaseUnavailable } from '../shared/db/database.pool.ts';
+import { describeDatabaseError, isDatabaseUnavailable } from '../shared/db/database.errors.ts';
 import { buildServer } from '../app/server.ts';
 import { startupReport } from '../app/startup-report.ts';
 

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './db/database.pool.ts';
+import { isDatabaseUnavailable } from './db/database.errors.ts';
 import { AppError, isAppError } from './errors.ts';
 
 /**

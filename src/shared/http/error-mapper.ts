@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.pool.ts';
+import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { isHarmlessName, partSubject } from './validation-messages.ts';
 

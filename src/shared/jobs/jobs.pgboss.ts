@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
-import { describeDatabaseError, type DatabaseLog } from '../db/database.pool.ts';
+import { describeDatabaseError } from '../db/database.errors.ts';
+import type { DatabaseLog } from '../db/database.pool.ts';
 import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import { describeDatabaseError, type DatabaseLog } from '../db/database.pool.ts';
+import { describeDatabaseError } from '../db/database.errors.ts';
+import type { DatabaseLog } from '../db/database.pool.ts';
 import type { JobHandler, JobOptions, JobQueue } from './jobs.queue.ts';
 import { createJobsRepository } from './jobs.repository.ts';
 
