@@ -5,21 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
+import { demoAccount, startDemoApp } from '../support/demo.ts';
 import { engines } from '../support/engines.ts';
 import { callTool, mcpClient, textOf } from '../support/mcp.ts';
-import { createMonitor, cycle, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
-import { REDIRECT_URI, SECRET_KEY_HEX } from '../support/publishing.ts';
+import { createMonitor, cycle, type PinnedClock } from '../support/monitors.ts';
 
-// The worker runs the scrapes; its poller runs one cycle at start and then waits an hour: the tests run the cycles.
-const DEMO = { REDDIT_SOURCE: 'demo', DEMO_TRICKLE_SECONDS: '10', SECRET_KEY: SECRET_KEY_HEX, REDDIT_REDIRECT_URI: REDIRECT_URI, MONITOR_INTERVAL_SECONDS: '3600' };
 const QUICKSTART = { subreddits: ['r/typescript', 'r/node'], keywords: ['kysely'] };
 
 describe.each(engines)('the demo source on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
   beforeAll(async () => {
-    ({ app, clock } = await startMonitorsApp(engine, { env: DEMO, worker: true }));
+    ({ app, clock } = await startDemoApp(engine));
   });
   afterAll(() => app?.close());
 
@@ -54,16 +51,8 @@ describe.each(engines)('the demo source on %s', (engine) => {
   });
 
   it('a draft by the demo model and a simulated publish, after connecting through the demo\'s approval page, labelled and free', async () => {
-    const email = uniqueEmail('demo');
-    const account = await app.services.accounts.createAccount(email, 'correct horse battery');
-    const { token } = await app.services.keys.createKey(account.id, 'demo');
-    const dashboard = new DashboardClient(app.url);
-    await dashboard.logIn(email, 'correct horse battery');
-    const start = await dashboard.submit('/dashboard/connections', '/dashboard/connections/reddit', {});
-    const approval = await (await fetch(start.location!)).text();
+    const { token, approval } = await demoAccount(app, { connect: true });
     expect(approval).toContain('Demo data — not real Reddit');
-    const allow = new URL(/href="([^"]+)">Allow \(simulated\)/.exec(approval)![1]!.replace(/&amp;/g, '&'));
-    expect((await dashboard.get(`${allow.pathname}${allow.search}`)).location).toBe('/dashboard/connections?connected=1');
 
     const draft = await (await app.api('POST', '/api/v1/generate', { token, body: { type: 'reply', reply_to: 't3_demo000000001' } })).json();
     expect(draft).toMatchObject({ status: 'completed', model: 'subpilot-demo', credits: { charged: 0 }, body: expect.stringMatching(/^Sample reply written by the demo model/) });
@@ -76,7 +65,7 @@ describe.each(engines)('the demo source on %s', (engine) => {
 describe.each(engines)('the demo source with DEMO_BILLED=true on %s', (engine) => {
   let app: TestApp;
   beforeAll(async () => {
-    ({ app } = await startMonitorsApp(engine, { env: { ...DEMO, DEMO_BILLED: 'true' }, worker: true }));
+    ({ app } = await startDemoApp(engine, { DEMO_BILLED: 'true' }));
   });
   afterAll(() => app?.close());
 

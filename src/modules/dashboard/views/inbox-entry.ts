@@ -1,6 +1,6 @@
 import type { InboxItem } from '../../monitors/inbox/inbox.usecases.ts';
 import { html, safeHref, type Html } from './html.ts';
-import { badge, csrfField, when, type Viewer } from './layout.ts';
+import { badge, csrfField, demoLabel, when, type Viewer } from './layout.ts';
 import { excerpt, verdict } from './monitor-matches.ts';
 import { isolated } from './monitor-parts.ts';
 import { textBlock } from './written.ts';
@@ -30,7 +30,7 @@ const external = (href: string, text: Html | string) => html`<a href="${href}" t
 function heading(item: InboxItem): Html {
   const href = safeHref(item.permalink);
   const text = item.type === 'comment' ? html`Comment by ${redditor(item.author)} on “${isolated(item.title)}”` : isolated(item.title);
-  return html`<h2 class="inbox-title" id="${item.id}-title">${badge(item.type)} ${href ? external(href, text) : text}</h2>`;
+  return html`<h2 class="inbox-title" id="${item.id}-title">${demoLabel(item)}${badge(item.type)} ${href ? external(href, text) : text}</h2>`;
 }
 
 /** The first 300 characters, as on the monitor's page; a longer text opens in full below, no script. */
