@@ -13,7 +13,7 @@ import { engines } from '../support/engines.ts';
 import { createMonitor, cycle, type PinnedClock } from '../support/monitors.ts';
 
 const PAGES = ['keys', 'credits', 'scrapes', 'monitors', 'inbox', 'drafts', 'publications', 'destinations', 'webhooks', 'connections'];
-const BANNER = /<p class="alert alert-warn demo-banner" role="note"><strong>Demo data — not real Reddit\.<\/strong>[^<]*REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET\.<\/p>/;
+const BANNER = /<p class="alert alert-warn demo-banner" role="note"><strong>Demo data — not real Reddit\.<\/strong>[^<]*an app Reddit has approved \(the operator sets\s+REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET\)\.<\/p>/;
 const labels = (body: string) => body.match(/<span class="badge badge-demo" title="Demo data — not real Reddit">demo<\/span>/g)?.length ?? 0;
 
 describe.each(engines)('the dashboard on the demo source on %s', (engine) => {

@@ -59,9 +59,10 @@ export async function startDemoReddit(options: { clock: () => Date; trickleSecon
     back.searchParams.set('state', query.get('state') ?? '');
     back.searchParams.set('code', `demo-code-${serial++}`);
     const href = back.href.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
     res.end(
-      `<!doctype html><html lang="en"><meta charset="utf-8"><title>Demo Reddit: not real Reddit</title>` +
+      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo Reddit: not real Reddit</title>` +
+        '<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5}h1{font-size:1.5rem}</style>' +
         `<h1>Demo data — not real Reddit</h1><p>This approval page is subpilot's demo source. Nothing you publish through it reaches Reddit: ` +
         `it is simulated and answered here, as u/${DEMO_USERNAME}.</p><p><a href="${href}">Allow (simulated)</a></p></html>`,
     );
@@ -74,8 +75,12 @@ export async function startDemoReddit(options: { clock: () => Date; trickleSecon
     const created_utc = now();
     if (path === '/api/comment') {
       const parent = form.get('thing_id') ?? '';
-      const permalink = `/r/demo/comments/${parent.slice(3)}/_/${id}/`;
-      const data = { id, name: `t1_${id}`, author: DEMO_USERNAME, body: text, parent_id: parent, link_id: parent.startsWith('t3_') ? parent : 't3_unknown', subreddit: 'demo', created_utc, permalink };
+      // Under the demo post or comment answered, in its subreddit; a parent the demo does not list goes to r/demo.
+      const listed = [...demoThings('t3', created_utc, options.trickleSeconds), ...demoThings('t1', created_utc, options.trickleSeconds)].find((thing) => thing.data.name === parent);
+      const subreddit = listed ? String(listed.data.subreddit) : 'demo';
+      const linkId = listed?.kind === 't1' ? String(listed.data.link_id) : parent;
+      const permalink = `/r/${subreddit}/comments/${linkId.slice(3)}/_/${id}/`;
+      const data = { id, name: `t1_${id}`, author: DEMO_USERNAME, body: text, parent_id: parent, link_id: linkId, subreddit, created_utc, permalink };
       keep({ kind: 't1', data });
       return send(res, 200, { json: { errors: [], data: { things: [{ kind: 't1', data }] } } });
     }

@@ -63,9 +63,9 @@ const topupFailureBanner = (failure: Viewer['topupFailure']) =>
 /** On the demo source, above everything: the data is not Reddit's, and where real access starts. */
 const demoBanner = (demo: Viewer['demo']) =>
   demo
-    ? html`<p class="alert alert-warn demo-banner" role="note"><strong>Demo data — not real Reddit.</strong> This server runs on its demo source:
-  scrapes and monitors find recorded posts and samples, each labelled “demo”, and publishing is simulated (nothing reaches Reddit). Real Reddit
-  data starts with an app Reddit has approved: the operator sets its REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET.</p>`
+    ? html`<p class="alert alert-warn demo-banner" role="note"><strong>Demo data — not real Reddit.</strong> Items marked “demo” are recorded posts
+  and samples, and publishing is simulated: nothing reaches Reddit. Real Reddit data needs an app Reddit has approved (the operator sets
+  REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET).</p>`
     : null;
 
 /** A post, comment or publication of the demo source, marked where it is listed (shared/demo.ts decides). */
