@@ -20,6 +20,7 @@ export const SLOW_TIER = [
   'test/scale/multi-process.test.ts',
   'test/scale/database-outage.test.ts',
   'test/cli/serve-startup.test.ts',
+  'test/docs/quickstart-demo.test.ts',
   'test/docs/typescript-examples.test.ts',
   'test/scale/account-limits.test.ts',
   'test/api/openapi-lint.test.ts',

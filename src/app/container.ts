@@ -41,6 +41,7 @@ import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { realSleep } from '../shared/sleep.ts';
 import { createCoreUsecases } from './cli-services.ts';
+import { openRedditSource, type RedditSource } from './reddit-source.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
 const RECOVERY_INTERVAL_MS = 30_000;
@@ -80,21 +81,19 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   await migrate(db);
   const clock = overrides.clock ?? (() => new Date());
   const random = overrides.random ?? randomBytes;
+  // Reddit or the demo source (issue 44): the clients below see only its base URL; `prices` are that source's.
+  const source = await openRedditSource(config, clock);
+  const { prices } = source;
   // One Reddit request budget for every account and instance, kept where the rate-limit counters are.
-  const redditBudget = await openRedditBudget({
-    redisUrl: config.redisUrl,
-    db,
-    perMinute: config.redditRequestsPerMinute,
-    now: () => clock().getTime(),
-    sleep: overrides.sleep,
-  });
+  const budgetOptions = { redisUrl: config.redisUrl, db, perMinute: config.redditRequestsPerMinute, sleep: overrides.sleep };
+  const redditBudget = await openRedditBudget({ ...budgetOptions, now: () => clock().getTime() });
   const reddit =
     overrides.reddit !== undefined
       ? overrides.reddit
-      : config.reddit && createRedditClient({ ...config.reddit, ...overrides.redditOptions, budget: redditBudget });
+      : source.app && createRedditClient({ ...source.app, ...overrides.redditOptions, budget: redditBudget });
 
   const core = createCoreUsecases({ db, clock, random, passwords: overrides.passwords ?? createPasswordHasher(), config });
-  const { generate, publish, connections, llm } = createGeneratePublish(config, overrides, { db, clock, random, reddit });
+  const { generate, publish, connections, llm } = createGeneratePublish(config, source, overrides, { db, clock, random, reddit });
   const jobs =
     overrides.jobs ?? createLazyJobQueue(() => createJobQueue(config.database, db, clock, config.jobs.leaseSeconds, log));
   // In-process news of finished scrapes, so a waiting request answers at once; other processes poll.
@@ -132,24 +131,24 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     clock,
     jobs,
     jobsConfig: config.jobs,
-    prices: config.prices,
+    prices,
     events,
     log,
     webhooks,
   });
 
   // The relevance judge asks the same language model as generate.
-  const judge = llm && createRelevanceJudge({ llm, model: config.llm?.model ?? 'unknown' });
+  const judge = llm && createRelevanceJudge({ llm, model: source.llm?.model ?? 'unknown' });
   const judging = createMatchJudging({ db, judge, clock, log });
   const monitorPoller = createMonitorPoller({
     db,
     reddit,
     subreddits,
-    delivery: createMatchDelivery({ db, clock, random, prices: config.prices, webhooks, judging, drafts: generate, alerts }),
+    delivery: createMatchDelivery({ db, clock, random, prices, webhooks, judging, drafts: generate, alerts }),
     judging,
     clock,
     config: config.monitors,
-    prices: config.prices,
+    prices,
     requestsPerCycle: requestsPerCycle(config.redditRequestsPerMinute, config.monitors.intervalSeconds),
     holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
     log,
@@ -161,12 +160,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     : config.database.dialect === 'postgres'
       ? createSqlStore(db)
       : createMemoryStore();
-  const rateLimit = createRateLimitUsecases({
-    store: rateLimitStore,
-    clock,
-    perMinute: config.rateLimitPerMinute,
-    perAccountPerMinute: config.rateLimitPerAccountPerMinute,
-  });
+  const rateLimit = createRateLimitUsecases({ store: rateLimitStore, clock, perMinute: config.rateLimitPerMinute, perAccountPerMinute: config.rateLimitPerAccountPerMinute });
 
   /** Runs the background jobs in this process (`serve` without --no-worker, and `worker`). */
   async function startWorker() {
@@ -203,6 +197,9 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
 
   return {
     config,
+    /** Reddit's or the demo's (REDDIT_SOURCE): what its items are labelled, and the prices charged for them (`prices`). */
+    redditSource: source.source,
+    prices,
     db,
     log,
     ...core,
@@ -211,7 +208,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       redditConfigured: reddit !== null,
       clock,
       random,
-      prices: config.prices,
+      prices,
       jobs,
       jobsConfig: config.jobs,
       events,
@@ -264,6 +261,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       closeAlerting();
       await rateLimit.close();
       await redditBudget.close();
+      await source.close();
       await db.destroy();
     },
   };
@@ -272,26 +270,27 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
 /** Generate, publish and the Reddit connections they post through. */
 function createGeneratePublish(
   config: Config,
+  source: RedditSource,
   overrides: Overrides,
   base: { db: Database; clock: () => Date; random: RandomBytes; reddit: RedditClient | null },
 ) {
-  const llm = overrides.llm !== undefined ? overrides.llm : config.llm && createLlmClient(config.llm);
+  const llm = overrides.llm !== undefined ? overrides.llm : source.llm && createLlmClient(source.llm);
   const missing = [
-    ...(config.reddit ? [] : ['REDDIT_CLIENT_ID']),
+    ...(source.app ? [] : ['REDDIT_CLIENT_ID']),
     ...(config.redditRedirectUri ? [] : ['REDDIT_REDIRECT_URI']),
     ...(config.secretKey ? [] : ['SECRET_KEY']),
   ];
   const redditUser =
     overrides.redditUser !== undefined
       ? overrides.redditUser
-      : config.reddit && config.redditRedirectUri
-        ? createRedditUserClient({ ...config.reddit, redirectUri: config.redditRedirectUri })
+      : source.app && config.redditRedirectUri
+        ? createRedditUserClient({ ...source.app, redirectUri: config.redditRedirectUri })
         : null;
   const connections = createConnectionsUsecases({ ...base, redditUser, secretKey: config.secretKey, missing });
   // A reply's context comes from the account's monitor matches when it has them, and marks them in the inbox.
   const findMatched = (accountId: string, ref: string) => findMatchedItem(base.db, accountId, ref);
-  const generate = createGenerateUsecases({ ...base, llm, prices: config.prices, findMatched, inbox: inboxIn });
-  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: config.prices, rails: config.rails, locate: generate.locate });
+  const generate = createGenerateUsecases({ ...base, llm, prices: source.prices, findMatched, inbox: inboxIn });
+  const publish = createPublishUsecases({ ...base, connections, redditUser, generate, prices: source.prices, rails: config.rails, locate: generate.locate });
   return { generate, publish, connections, llm };
 }
 

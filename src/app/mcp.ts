@@ -20,7 +20,7 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
     idempotency: services.idempotency,
     rateLimit: services.rateLimit,
     billing: services.billing,
-    prices: services.config.prices,
+    prices: services.prices,
     scrapeWaitMs: services.config.jobs.syncWaitMs,
     version: MCP_SERVER_VERSION,
   });

@@ -179,6 +179,7 @@ export async function buildServer(
     destinations: services.destinations,
     alerts: services.alerts,
     clock: services.clock,
+    redditSource: services.redditSource,
     allowSignup: services.config.allowSignup,
     publicUrl: services.config.publicUrl,
   });

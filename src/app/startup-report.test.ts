@@ -33,8 +33,26 @@ describe('the start-up report', () => {
     });
   });
 
-  it('with nothing configured it gives the local dashboard address and one warning per capability, each naming what to set', () => {
-    const lines = startupReport(loadConfig({}), { host: '0.0.0.0', port: 4321 });
+  it('with nothing configured it runs on the demo source, says so, and names what each capability still off needs', () => {
+    const lines = startupReport(loadConfig({ PORT: '4321' }), { host: '0.0.0.0', port: 4321 });
+    expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
+    const warnings = lines.slice(2);
+    expect(warnings.every((line) => line.level === 'warn')).toBe(true);
+    expect(warnings.map((line) => /^(.*?)(?: (?:is|are) off|:)/.exec(line.msg)?.[1])).toEqual(['Reddit source', 'Connect Reddit and publish', 'Webhooks', 'Email alerts', 'Telegram alerts']);
+    expect(warnings[0]!.msg).toMatch(/^Reddit source: demo\. .*every 30 s, labelled "demo", never Reddit's; publishing is simulated .* free \(DEMO_BILLED=false\); drafts and relevance verdicts come from the demo model .*REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET of an app Reddit has approved/);
+    // The demo's approval page is on this machine: the redirect goes back to the local address, and only SECRET_KEY is missing.
+    expect(warnings[1]!.msg).toBe('Connect Reddit and publish are off (POST /api/v1/publish answers 503): set SECRET_KEY (try: openssl rand -hex 32).');
+  });
+
+  it('on the demo source with a language model and DEMO_BILLED, the line says demo data is charged and names no demo model', () => {
+    const [demo] = startupReport(without('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'), listening).slice(2);
+    expect(demo!.msg).not.toMatch(/demo model/);
+    const billed = startupReport(loadConfig({ ...everything, REDDIT_SOURCE: 'demo', DEMO_BILLED: 'true', DEMO_TRICKLE_SECONDS: '5' }), listening).slice(2);
+    expect(billed.map((line) => line.msg)).toEqual([expect.stringMatching(/every 5 s.*charged at the PRICE_\* as Reddit data would be \(DEMO_BILLED=true\)/)]);
+  });
+
+  it('with REDDIT_SOURCE=reddit and nothing else it gives one warning per capability, each naming what to set', () => {
+    const lines = startupReport(loadConfig({ REDDIT_SOURCE: 'reddit' }), { host: '0.0.0.0', port: 4321 });
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
     const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
@@ -66,8 +84,13 @@ describe('the start-up report', () => {
     ]);
   });
 
-  it('without Reddit credentials scrape and connections are off, and nothing else', () => {
+  it('without Reddit credentials the source is the demo, and nothing is off', () => {
     const warnings = startupReport(without('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'), listening).slice(2);
+    expect(warnings.map((line) => line.msg)).toEqual([expect.stringMatching(/^Reddit source: demo\./)]);
+  });
+
+  it('with REDDIT_SOURCE=reddit and no credentials scrape and connections are off, and nothing else', () => {
+    const warnings = startupReport(loadConfig({ ...everything, REDDIT_SOURCE: 'reddit', REDDIT_CLIENT_ID: '', REDDIT_CLIENT_SECRET: '' }), listening).slice(2);
     expect(warnings.map((line) => line.msg)).toEqual([
       expect.stringMatching(/^Scrape is off/),
       expect.stringMatching(/^Connect Reddit and publish are off .*: set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET \(an approved Reddit app of type "web app"\)\.$/),

@@ -1,4 +1,5 @@
 import type { Config } from '../shared/config/config.ts';
+import { localOrigin } from '../shared/config/reddit.ts';
 
 export interface StartupLine {
   level: 'info' | 'warn';
@@ -7,16 +8,10 @@ export interface StartupLine {
 
 const SECRET_KEY_HINT = 'SECRET_KEY (try: openssl rand -hex 32)';
 
-/** The address a person on this machine can open; a wildcard host is reachable as loopback. */
-function localOrigin(host: string, port: number): string {
-  if (host === '' || host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
 /** What Connect Reddit (and so publish) still needs, each with how to set it. */
 function connectionsNeed(config: Config): string[] {
   return [
-    ...(config.reddit ? [] : ['REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an approved Reddit app of type "web app")']),
+    ...(config.reddit || config.redditSource === 'demo' ? [] : ['REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an approved Reddit app of type "web app")']),
     ...(config.redditRedirectUri ? [] : ['PUBLIC_URL (or REDDIT_REDIRECT_URI)']),
     ...(config.secretKey ? [] : [SECRET_KEY_HINT]),
   ];
@@ -32,6 +27,19 @@ function sellingLine({ billing }: Config, origin: string): StartupLine {
   };
 }
 
+/** On the demo source: that its data is not Reddit's, what it costs, and where real Reddit access starts. */
+function demoLine({ demo, llm }: Config): StartupLine {
+  const model = llm ? '' : '; drafts and relevance verdicts come from the demo model (set LLM_BASE_URL and LLM_MODEL for a language model)';
+  const cost = demo.billed ? 'charged at the PRICE_* as Reddit data would be (DEMO_BILLED=true)' : 'free (DEMO_BILLED=false)';
+  return {
+    level: 'warn',
+    msg:
+      `Reddit source: demo. Scrapes, monitors and publishing use recorded answers and a sample post or comment every ${demo.trickleSeconds} s, ` +
+      `labelled "demo", never Reddit's; publishing is simulated and reaches no one; they are ${cost}${model}. Real Reddit data needs REDDIT_CLIENT_ID and ` +
+      'REDDIT_CLIENT_SECRET of an app Reddit has approved (docs/operations.md: Reddit credentials).',
+  };
+}
+
 /**
  * What `serve` says once it listens: where the dashboard is and whether credits are on sale, then one line per capability that is off,
  * naming what to set, so that an operator learns it at start-up rather than from a user's 503.
@@ -40,13 +48,14 @@ export function startupReport(config: Config, listening: { host: string; port: n
   const origin = config.publicUrl ?? localOrigin(listening.host, listening.port);
   const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }, sellingLine(config, origin)];
   const off = (msg: string) => lines.push({ level: 'warn', msg });
-  if (!config.reddit) {
+  if (config.redditSource === 'demo') lines.push(demoLine(config));
+  else if (!config.reddit) {
     off(
       'Scrape is off (POST /api/v1/scrape answers 503): set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET ' +
-        'to the credentials of a Reddit app approved for API access (docs/operations.md: Reddit credentials).',
+        'to the credentials of a Reddit app approved for API access (docs/operations.md: Reddit credentials), or REDDIT_SOURCE=demo to try it on sample data.',
     );
   }
-  if (!config.llm) {
+  if (!config.llm && config.redditSource !== 'demo') {
     off("Generate and relevance judging are off (POST /api/v1/generate answers 503, a monitor's intent is refused): set LLM_BASE_URL and LLM_MODEL to an OpenAI-compatible endpoint and model.");
   }
   const need = connectionsNeed(config);

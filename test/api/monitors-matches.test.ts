@@ -66,6 +66,7 @@ describe.each(engines)('a monitor’s matches and health through the API on %s',
       status: 'new',
       draft_id: null,
       publication_id: null,
+      source: 'reddit',
     });
   });
 

@@ -59,6 +59,7 @@ describe.each(engines)('POST /api/v1/scrape with sources (comments) on %s', (eng
       num_comments: 0,
       nsfw: false,
       matched_keywords: ['node'],
+      source: 'reddit',
     });
     expect(result.results[0]).toMatchObject({ title: nodePost.title, score: 40 });
     const calls = app.reddit.requests.slice(before).map((r) => r.path);

@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'subpilot-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('subpilot serve at start-up', () => {
-  it('logs where the dashboard is and, with nothing configured, which capabilities are off and what to set', async () => {
+  it('logs where the dashboard is and, with nothing configured, that the source is the demo and which capabilities are off and what to set', async () => {
     let stdout = '';
     const { url, child } = await startSubpilot(
       ['serve'],
@@ -18,7 +18,7 @@ describe('subpilot serve at start-up', () => {
         LOG_LEVEL: 'info',
         // Whatever the developer's shell holds, this process starts with every optional capability off.
         ...Object.fromEntries(
-          ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'SECRET_KEY', 'PUBLIC_URL', 'REDDIT_REDIRECT_URI', 'SMTP_URL', 'MAIL_FROM', 'TELEGRAM_BOT_TOKEN'].map(
+          ['REDDIT_SOURCE', 'REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'SECRET_KEY', 'PUBLIC_URL', 'REDDIT_REDIRECT_URI', 'SMTP_URL', 'MAIL_FROM', 'TELEGRAM_BOT_TOKEN'].map(
             (name) => [name, ''],
           ),
         ),
@@ -34,9 +34,9 @@ describe('subpilot serve at start-up', () => {
       expect(messages).toContainEqual(expect.objectContaining({ level: 30, msg: `Dashboard: ${url}/dashboard` }));
       const warnings = messages.filter((line) => line.level === 40).map((line) => line.msg);
       expect(warnings).toEqual([
-        expect.stringMatching(/^Scrape is off .*REDDIT_CLIENT_ID/),
-        expect.stringMatching(/^Generate and relevance judging are off .*LLM_BASE_URL/),
-        expect.stringMatching(/^Connect Reddit and publish are off .*SECRET_KEY/),
+        expect.stringMatching(/^Reddit source: demo\. .*labelled "demo".*free \(DEMO_BILLED=false\).*REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET of an app Reddit has approved/),
+        // The demo's approval page is on this machine: Connect Reddit comes back to the listening address, so only SECRET_KEY is missing.
+        'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set SECRET_KEY (try: openssl rand -hex 32).',
         expect.stringMatching(/^Webhooks are off .*SECRET_KEY/),
         expect.stringMatching(/^Email alerts are off .*SMTP_URL/),
         expect.stringMatching(/^Telegram alerts are off .*TELEGRAM_BOT_TOKEN/),

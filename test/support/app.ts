@@ -55,7 +55,8 @@ export async function startTestApp(
     REDDIT_REQUESTS_PER_MINUTE: '100000',
     REDDIT_API_URL: reddit.url,
     REDDIT_AUTH_URL: reddit.url,
-    ...(configured ? { REDDIT_CLIENT_ID: reddit.clientId, REDDIT_CLIENT_SECRET: reddit.clientSecret } : {}),
+    // Without credentials the source would be the demo's; these suites test Reddit switched off.
+    ...(configured ? { REDDIT_CLIENT_ID: reddit.clientId, REDDIT_CLIENT_SECRET: reddit.clientSecret } : { REDDIT_SOURCE: 'reddit' }),
     ...options.env,
     ...(options.publicUrl === 'self' ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
   });

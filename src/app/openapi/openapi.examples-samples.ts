@@ -21,6 +21,7 @@ const result = {
   num_comments: 9,
   nsfw: false,
   matched_keywords: ['crm for freelancers'],
+  source: 'reddit',
 };
 
 export const scrape = {
@@ -103,6 +104,7 @@ export const match = {
   status: 'published',
   draft_id: ids.generation,
   publication_id: ids.publication,
+  source: 'reddit',
 };
 
 /** A match still waiting for a person: no draft yet. */
@@ -158,6 +160,7 @@ export const publication = {
   credits: { charged: 10, balance: 483 },
   error: null,
   created_at: '2026-11-25T09:18:12.000Z',
+  source: 'reddit',
 };
 
 /** The published match as the inbox shows it: its monitor's name, its draft and its publication in brief. */

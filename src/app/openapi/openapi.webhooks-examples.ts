@@ -34,6 +34,7 @@ const MATCH = {
   status: 'new',
   draft_id: null,
   publication_id: null,
+  source: 'reddit',
 };
 
 const scrape = {
@@ -76,6 +77,7 @@ export const webhookExamples: Record<WebhookEventType, Record<string, Example>> 
               num_comments: 4,
               nsfw: false,
               matched_keywords: ['webhooks'],
+              source: 'reddit',
               truncated: false,
             },
           ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canPayMatch, captureOf, chargeFor, creditsTakenBack, holdFor, matchCost, refundOf } from './credits.prices.ts';
+import { canPayMatch, captureOf, chargeFor, creditsTakenBack, holdFor, matchCost, pricesFor, refundOf } from './credits.prices.ts';
 
 const prices = { scrapePair: 2, generate: 5, publish: 10, monitorMatch: 3, judge: 1 };
 
@@ -17,6 +17,13 @@ describe('the price book', () => {
     expect(chargeFor(prices, { kind: 'generation', id: 'gen_1' })).toBe(5);
     expect(chargeFor(prices, { kind: 'publication', id: 'pub_1' })).toBe(10);
     expect(chargeFor(prices, { kind: 'monitor', id: 'mon_1', matches: 4 })).toBe(12);
+  });
+
+  it('on the demo source Reddit data and the demo model cost nothing, a real model its price, and DEMO_BILLED keeps every price', () => {
+    expect(pricesFor(prices, { demo: false, billed: false, demoModel: false })).toEqual(prices);
+    expect(pricesFor(prices, { demo: true, billed: false, demoModel: true })).toEqual({ scrapePair: 0, generate: 0, publish: 0, monitorMatch: 0, judge: 0 });
+    expect(pricesFor(prices, { demo: true, billed: false, demoModel: false })).toEqual({ scrapePair: 0, generate: 5, publish: 0, monitorMatch: 0, judge: 1 });
+    expect(pricesFor(prices, { demo: true, billed: true, demoModel: true })).toEqual(prices);
   });
 
   it('a failed charge is refunded in full', () => {

@@ -18,6 +18,18 @@ export type Purchase =
   /** Credits bought (a Checkout Session or an auto top-up), or taken back or given back for one. */
   | { kind: 'payment'; id: string };
 
+/**
+ * The prices this instance charges: the PRICE_* as set, except on the demo source (issue 44), whose
+ * data is never billed as Reddit's unless the operator sets DEMO_BILLED=true. Then a scrape, a match
+ * and a simulated publication cost nothing, and so do a draft and a judgement the demo model writes;
+ * with LLM_BASE_URL set, a real model writes them, which costs the operator, so they keep their price.
+ */
+export function pricesFor(prices: Prices, source: { demo: boolean; billed: boolean; demoModel: boolean }): Prices {
+  if (!source.demo || source.billed) return prices;
+  const model = source.demoModel ? { generate: 0, judge: 0 } : {};
+  return { ...prices, scrapePair: 0, monitorMatch: 0, publish: 0, ...model };
+}
+
 /** What a scrape holds when it is accepted: the most it can cost, every subreddit × keyword pair. */
 export const holdFor = (prices: Prices, scrape: { subreddits: number; keywords: number }) =>
   prices.scrapePair * scrape.subreddits * scrape.keywords;

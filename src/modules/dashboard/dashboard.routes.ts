@@ -35,6 +35,7 @@ import { monitorsRoutes } from './dashboard.monitors-routes.ts';
 import { sendPage } from './dashboard.reply.ts';
 import { checkSessionCsrf, loadSession, requireSession, viewerOf } from './dashboard.session.ts';
 import { errorPage } from './views/error.ts';
+import type { DataSource } from '../../shared/demo.ts';
 
 export interface DashboardOptions {
   sessions: SessionsUsecases;
@@ -66,6 +67,8 @@ export interface DashboardOptions {
   alerts: AlertsUsecases;
   /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
   clock: () => Date;
+  /** Reddit or the demo source (REDDIT_SOURCE): on the demo every page says its data is not Reddit's. */
+  redditSource: DataSource;
 }
 
 /**
@@ -93,7 +96,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   });
   const bannersOf = async (accountId: string) => {
     const [lowBalance, failure] = await Promise.all([options.accountSettings.lowBalance(accountId), options.billing.autoTopup.failure(accountId)]);
-    return { lowBalance, topupFailure: failure };
+    return { lowBalance, topupFailure: failure, demo: options.redditSource === 'demo' };
   };
   app.addHook('onRequest', loadSession(options.sessions, policy, bannersOf));
 

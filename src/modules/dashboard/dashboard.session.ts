@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** What every page of a signed-in account warns about. */
-export type Banners = Pick<Viewer, 'lowBalance' | 'topupFailure'>;
+export type Banners = Pick<Viewer, 'lowBalance' | 'topupFailure' | 'demo'>;
 export type BannersOf = (accountId: string) => Promise<Banners>;
 
 const FORM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

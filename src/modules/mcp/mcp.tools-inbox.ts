@@ -5,7 +5,7 @@ import type { MatchStatus } from '../monitors/monitors.tables.ts';
 import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
 import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { credits, demoMark, tool, type ToolDeps } from './mcp.tools-kit.ts';
 import { verdictOf } from './mcp.tools-monitors.ts';
 import { draftAnswer } from './mcp.tools-writing.ts';
 
@@ -35,7 +35,7 @@ function lineOf(item: InboxItem): string {
   const text = excerpt(item.type === 'comment' ? item.body : item.title, 120);
   const draft = item.draft ? `; draft ${item.draft.id} (${item.draft.status})` : '';
   const published = item.publication ? `; publication ${item.publication.id} (${item.publication.status}${item.publication.permalink ? ` at ${item.publication.permalink}` : ''})` : '';
-  return `- ${item.id} [${item.status}] ${item.reddit_id} in ${item.subreddit} by u/${item.author} ("${item.monitor_name}"): ${text} (${item.permalink})${verdictOf(item)}${draft}${published}`;
+  return `- ${demoMark(item)}${item.id} [${item.status}] ${item.reddit_id} in ${item.subreddit} by u/${item.author} ("${item.monitor_name}"): ${text} (${item.permalink})${verdictOf(item)}${draft}${published}`;
 }
 
 function inboxAnswer(page: InboxPage): ToolAnswer {

@@ -57,6 +57,9 @@ export const tool = <A>(definition: Omit<Tool, 'run'> & { run: (caller: Caller, 
 
 export const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
+/** Marks a line about the demo source's item or a simulated publication, so no agent takes it for Reddit's. */
+export const demoMark = (item: { source: 'reddit' | 'demo' }) => (item.source === 'demo' ? '[demo, not real Reddit] ' : '');
+
 /** "Charged 3 credits; balance 97." from the `credits` member every billable answer carries. */
 export function chargeLine(view: { credits: { charged: number; balance?: number } }): string {
   const { charged, balance } = view.credits;

@@ -9,7 +9,7 @@ import {
 } from '../monitors/monitors.schemas.ts';
 import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { credits, pagedTool, tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { credits, demoMark, pagedTool, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
 type MonitorView = Awaited<ReturnType<ToolDeps['monitors']['get']>>;
 type MatchPage = Awaited<ReturnType<ToolDeps['monitors']['matches']>>;
@@ -42,7 +42,7 @@ function matchesAnswer(page: MatchPage, args: MatchArgs): ToolAnswer {
     : '';
   const lines = page.data
     .slice(0, 10)
-    .map((m) => `- ${m.id} [${m.status}]: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})${verdictOf(m)}`);
+    .map((m) => `- ${demoMark(m)}${m.id} [${m.status}]: ${m.reddit_id} in ${m.subreddit} by u/${m.author}: ${excerpt(m.type === 'comment' ? m.body : m.title, 120)} (${m.permalink})${verdictOf(m)}`);
   const summary = [
     `${page.data.length} match${page.data.length === 1 ? '' : 'es'} of monitor ${args.id}${args.after ? ` after ${args.after}` : ''}.`,
     ...lines,

@@ -4,7 +4,7 @@ import { scrapeBodySchema, scrapeParamsSchema } from '../scrape/scrape.schemas.t
 import { excerpt, fittingSlice, MAX_RESULT_CHARS, type ToolAnswer } from './mcp.results.ts';
 import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { chargeLine, credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { chargeLine, credits, demoMark, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
 type ScrapeView = Awaited<ReturnType<ToolDeps['scrape']['get']>>;
 type Result = ScrapeView['results'][number];
@@ -12,7 +12,7 @@ type Result = ScrapeView['results'][number];
 /** Results named in the text: enough for a model to pick from; the JSON holds them all. */
 const LISTED = 10;
 
-const line = (r: Result) => `- ${r.id} in ${r.subreddit} by u/${r.author}: ${excerpt(r.type === 'comment' ? r.body : r.title, 120)} (${r.permalink})`;
+const line = (r: Result) => `- ${demoMark(r)}${r.id} in ${r.subreddit} by u/${r.author}: ${excerpt(r.type === 'comment' ? r.body : r.title, 120)} (${r.permalink})`;
 
 /**
  * A scrape as a tool answers it: the API's JSON with as many results from `offset` as fit, and

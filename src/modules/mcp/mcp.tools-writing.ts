@@ -6,7 +6,7 @@ import { publishBodySchema, type PublishBody } from '../publish/publish.schemas.
 import { excerpt, type ToolAnswer } from './mcp.results.ts';
 import { idempotencyKeyArgument, onceFor } from './mcp.tools-once.ts';
 import { argumentsOf } from './mcp.schemas.ts';
-import { chargeLine, credits, tool, type ToolDeps } from './mcp.tools-kit.ts';
+import { chargeLine, credits, demoMark, tool, type ToolDeps } from './mcp.tools-kit.ts';
 
 const confirm = Type.Optional(
   Type.Boolean({
@@ -78,7 +78,7 @@ export const writingTools = ({ generate, publish, idempotency, prices }: ToolDep
       // Publish keeps its keys on the publication itself, as POST /publish does: the same semantics.
       const { publication } = await publish.publish(caller, body as PublishBody, optionalIdempotencyKey(idempotency_key));
       const where = publication.reddit ? ` at ${publication.reddit.permalink}` : '';
-      return { summary: `Publication ${publication.id} is ${publication.status}${where}. ${chargeLine(publication)}`, data: publication };
+      return { summary: `${demoMark(publication)}Publication ${publication.id} is ${publication.status}${where}. ${chargeLine(publication)}`, data: publication };
     },
   }),
 ];

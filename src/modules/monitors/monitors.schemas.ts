@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { fieldRule, SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
-import { nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { dataSourceSchema, nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 import { health, source } from './monitors.health-schema.ts';
 import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
 
@@ -214,6 +214,7 @@ export const matchSchema = Type.Object(
     }),
     draft_id: nullable(Type.String({ description: 'Its newest reply draft (GET /generations/{id}); with draft_replies, named as soon as it is charged' })),
     publication_id: nullable(Type.String({ description: 'The publication that answered it' })),
+    source: dataSourceSchema('the post or comment is sample data'),
   },
   { title: 'Match' },
 );

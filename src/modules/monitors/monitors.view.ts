@@ -3,6 +3,7 @@
  * they take), and beside them the functions that build a monitor and a match from their rows, so a
  * field is added in one file and its declared type checks the builder.
  */
+import { sourceOf, type DataSource } from '../../shared/demo.ts';
 import type { MonitorSettings } from './monitors.input.ts';
 import type { RedditAppState } from './monitors.reddit-app.ts';
 import type { MatchedItem, MatchMode, MatchStatus, MonitorMatchRow, MonitorRow, MonitorSource, PausedReason } from './monitors.tables.ts';
@@ -93,6 +94,8 @@ export interface MatchView extends MatchedItem {
   status: MatchStatus;
   draft_id: string | null;
   publication_id: string | null;
+  /** "demo" for the demo source's items (shared/demo.ts). */
+  source: DataSource;
 }
 
 /** What a monitor matched lately, as the Monitors list shows it. */
@@ -154,5 +157,6 @@ export function toMatchView(row: MonitorMatchRow): MatchView {
     status: row.status,
     draft_id: row.draft_id,
     publication_id: row.publication_id,
+    source: sourceOf(row.reddit_id),
   };
 }

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../idempotency/idempotency.schemas.ts';
-import { NOT_BLANK, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
+import { NOT_BLANK, dataSourceSchema, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 
 const allowDuplicate = Type.Optional(
   Type.Boolean({ description: 'true: publish it even though this account published the same text, anywhere, within the last 24 hours (PUBLISH_DUPLICATE_HOURS); default false' }),
@@ -78,6 +78,7 @@ export const publicationSchema = Type.Object(
     credits: Type.Object({ charged: Type.Integer(), balance: Type.Optional(Type.Integer()) }),
     error: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
+    source: dataSourceSchema('a simulated publication: answered by the demo, it reached no one on Reddit (the id its answer or its parent has decides)'),
   },
   { title: 'Publication' },
 );

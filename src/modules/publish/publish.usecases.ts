@@ -1,4 +1,5 @@
 import { isAppError } from '../../shared/errors.ts';
+import { sourceOf } from '../../shared/demo.ts';
 import type { Payer } from '../../shared/via.ts';
 import type { Prices } from '../../shared/config/config.ts';
 import type { RailsConfig } from '../../shared/config/rails.ts';
@@ -31,6 +32,7 @@ export function toPublicationView(row: PublicationRow, balance?: number) {
     credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },
     error: row.error,
     created_at: row.created_at,
+    source: sourceOf(row.reddit_id ?? row.target),
   };
 }
 

@@ -12,7 +12,8 @@ export const scrapeErrors = {
         'The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to the credentials of a Reddit app ' +
         'approved for API access: Reddit approves each new app (since late 2025) and has no anonymous access ' +
         '(its unauthenticated endpoints closed in 2026). A "web app" serves scrape, Connect Reddit and publish ' +
-        '(redirect URI: PUBLIC_URL/dashboard/connections/reddit/callback); a "script" app serves scrape only.',
+        '(redirect URI: PUBLIC_URL/dashboard/connections/reddit/callback); a "script" app serves scrape only. ' +
+        'Until then REDDIT_SOURCE=demo serves sample data, labelled "demo" and free.',
     }),
   upstreamUnavailable: (
     scrapeId: string,

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
-import { pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { dataSourceSchema, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 
 export const MAX_RESULTS = 500;
 /** What a scrape reads, in the order it is stored and shown. */
@@ -87,6 +87,7 @@ const resultSchema = Type.Object(
     num_comments: Type.Integer({ description: 'Always 0 for a comment' }),
     nsfw: Type.Boolean(),
     matched_keywords: Type.Array(Type.String()),
+    source: dataSourceSchema('the post or comment is sample data'),
     truncated: Type.Optional(
       Type.Boolean({ description: 'The title or body was over Reddit\'s limit (300 / 40,000 characters) and was cut' }),
     ),

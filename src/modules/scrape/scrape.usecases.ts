@@ -177,7 +177,7 @@ export function createScrapeUsecases(deps: {
       if (!row) throw scrapeErrors.notFound();
       const scrape = toScrapeView(row);
       const same = (a: string, b?: string) => b === undefined || filterText(a) === filterText(b);
-      const matching = (scrape.results as ScrapeResult[]).filter(
+      const matching = scrape.results.filter(
         (r) => same(r.subreddit, options.subreddit) && (options.keyword === undefined || r.matched_keywords.some((k) => same(k, options.keyword))),
       );
       const pages = Math.max(1, Math.ceil(matching.length / options.pageSize));

@@ -1,5 +1,6 @@
 import type { ScrapeRequest, ScrapeResult } from './scrape.matching.ts';
 import type { ScrapeRow } from './scrape.tables.ts';
+import { sourceOf } from '../../shared/demo.ts';
 
 /** A result as stored: those of scrapes from before comments could be read carry no type. */
 type StoredResult = Omit<ScrapeResult, 'type'> & { type?: ScrapeResult['type'] };
@@ -16,7 +17,7 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
     // Scrapes stored before comments could be read searched posts only.
     sources: request.sources ?? ['posts'],
     webhook_url: row.webhook_url,
-    results: row.results ? (JSON.parse(row.results) as StoredResult[]).map((result) => ({ ...result, type: result.type ?? 'post' })) : [],
+    results: row.results ? (JSON.parse(row.results) as StoredResult[]).map((result) => ({ ...result, type: result.type ?? 'post', source: sourceOf(result.id) })) : [],
     unavailable: row.unavailable ? JSON.parse(row.unavailable) : [],
     skipped: row.skipped,
     credits: balance === undefined ? { charged: row.charged } : { charged: row.charged, balance },

@@ -51,7 +51,7 @@ describe('limits per account, per address and on Reddit', () => {
 
 describe('generate and publish configuration', () => {
   it('defaults: prices 5 and 10, no model, no connections', () => {
-    expect(loadConfig({})).toMatchObject({ prices: { generate: 5, publish: 10 }, llm: null, secretKey: null, redditRedirectUri: null });
+    expect(loadConfig({ REDDIT_SOURCE: 'reddit' })).toMatchObject({ prices: { generate: 5, publish: 10 }, llm: null, secretKey: null, redditRedirectUri: null });
   });
 
   it('reads SECRET_KEY as 64 hex digits or base64, and derives the redirect URI from PUBLIC_URL', () => {
@@ -71,6 +71,9 @@ describe('generate and publish configuration', () => {
     ['LLM_BASE_URL', { LLM_MODEL: 'gpt' }],
     ['PRICE_PUBLISH', { PRICE_PUBLISH: 'ten' }],
     ['REDDIT_REDIRECT_URI', { REDDIT_REDIRECT_URI: 'not a url' }],
+    ['REDDIT_SOURCE', { REDDIT_SOURCE: 'pushshift' }],
+    ['DEMO_BILLED', { DEMO_BILLED: 'yes' }],
+    ['DEMO_TRICKLE_SECONDS', { DEMO_TRICKLE_SECONDS: '0' }],
   ])('a bad value throws a ConfigError naming %s', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -79,5 +82,22 @@ describe('generate and publish configuration', () => {
   it('never prints the secret itself', () => {
     const secret = 'my-very-secret-value-that-is-wrong';
     expect(() => loadConfig({ SECRET_KEY: secret })).toThrow(expect.objectContaining({ message: expect.not.stringContaining(secret) }));
+  });
+});
+
+describe('the Reddit source', () => {
+  it('is the demo without REDDIT_CLIENT_ID, free, a sample every 30 s, and Connect Reddit comes back to the local address', () => {
+    expect(loadConfig({})).toMatchObject({ redditSource: 'demo', reddit: null, demo: { billed: false, trickleSeconds: 30 } });
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).redditRedirectUri).toBe('http://127.0.0.1:9000/dashboard/connections/reddit/callback');
+    // PORT=0 is known only once listening; PUBLIC_URL wins over the local address.
+    expect(loadConfig({ PORT: '0' }).redditRedirectUri).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://app.example.com' }).redditRedirectUri).toBe('https://app.example.com/dashboard/connections/reddit/callback');
+  });
+
+  it('is Reddit with REDDIT_CLIENT_ID, and the demo when REDDIT_SOURCE=demo says so whatever the credentials', () => {
+    const credentials = { REDDIT_CLIENT_ID: 'id', REDDIT_CLIENT_SECRET: 'secret' };
+    expect(loadConfig(credentials)).toMatchObject({ redditSource: 'reddit', reddit: { clientId: 'id', apiUrl: 'https://oauth.reddit.com' } });
+    expect(loadConfig({ ...credentials, REDDIT_SOURCE: 'demo', DEMO_BILLED: 'true', DEMO_TRICKLE_SECONDS: '2' })).toMatchObject({ redditSource: 'demo', reddit: null, demo: { billed: true, trickleSeconds: 2 } });
+    expect(loadConfig({ REDDIT_SOURCE: 'reddit' })).toMatchObject({ redditSource: 'reddit', reddit: null });
   });
 });

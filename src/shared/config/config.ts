@@ -2,18 +2,14 @@ import { resolve } from 'node:path';
 import { billingConfig, type BillingConfig } from './billing.ts';
 import { channelsConfig, type ChannelsConfig } from './channels.ts';
 import { railsConfig, type RailsConfig } from './rails.ts';
+import { redditSourceConfig, redirectUri, type DemoConfig, type RedditConfig } from './reddit.ts';
+import type { DataSource } from '../demo.ts';
+
+export type { DemoConfig, RedditConfig } from './reddit.ts';
 
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }
   | { dialect: 'postgres'; url: string };
-
-export interface RedditConfig {
-  clientId: string;
-  clientSecret: string;
-  userAgent: string;
-  apiUrl: string;
-  authUrl: string;
-}
 
 /** An OpenAI-compatible Chat Completions endpoint; null when LLM_BASE_URL is unset. */
 export interface LlmConfig {
@@ -27,7 +23,11 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseTarget;
+  /** Reddit itself or the built-in demo (reddit.ts); the demo needs no approved app. */
+  redditSource: DataSource;
+  /** The approved Reddit app; null on the demo source or without REDDIT_CLIENT_ID. */
   reddit: RedditConfig | null;
+  demo: DemoConfig;
   prices: Prices;
   logLevel: string;
   /** Whether the dashboard's sign-up page accepts new accounts. */
@@ -109,8 +109,6 @@ export interface JobsConfig {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
-
-const DEFAULT_USER_AGENT = 'node:subpilot:0.1.0 (by /u/subpilot)';
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -205,30 +203,26 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
 
 /** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env): Config {
-  const redditApiUrl = url(env, 'REDDIT_API_URL', 'https://oauth.reddit.com');
-  const redditAuthUrl = url(env, 'REDDIT_AUTH_URL', 'https://www.reddit.com');
-  const clientId = env.REDDIT_CLIENT_ID ?? '';
-  const clientSecret = env.REDDIT_CLIENT_SECRET ?? '';
-  if (clientId && !clientSecret) {
-    throw new ConfigError('REDDIT_CLIENT_SECRET must be set when REDDIT_CLIENT_ID is set');
-  }
+  const fail = (message: string): never => {
+    throw new ConfigError(message);
+  };
+  const source = redditSourceConfig(env, {
+    url: (name, fallback) => url(env, name, fallback),
+    integer: (name, fallback, min, max) => integer(env, name, fallback, min, max),
+    boolean: (name, fallback) => boolean(env, name, fallback),
+    fail,
+  });
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
     database: parseDatabaseUrl(env.DATABASE_URL),
-    reddit: clientId
-      ? {
-          clientId,
-          clientSecret,
-          userAgent: env.REDDIT_USER_AGENT || DEFAULT_USER_AGENT,
-          apiUrl: redditApiUrl,
-          authUrl: redditAuthUrl,
-        }
-      : null,
+    ...source,
     prices: {
       scrapePair: integer(env, 'PRICE_SCRAPE', 1, 0, 1_000_000),
       generate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
@@ -242,11 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiContact: apiContact(env),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 366),
     llm: llmConfig(env),
-    redditRedirectUri: env.REDDIT_REDIRECT_URI
-      ? url(env, 'REDDIT_REDIRECT_URI', '')
-      : env.PUBLIC_URL
-        ? `${url(env, 'PUBLIC_URL', '')}/dashboard/connections/reddit/callback`
-        : null,
+    redditRedirectUri: redirectUri(env, source.redditSource, (name) => url(env, name, ''), { host, port }),
     secretKey: parseSecretKey(env.SECRET_KEY),
     jobs: {
       syncWaitMs: integer(env, 'SCRAPE_SYNC_WAIT_MS', 25_000, 0, 600_000),
@@ -281,12 +271,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerAccount: integer(env, 'MONITOR_MAX_PER_ACCOUNT', 25, 1, 1_000_000),
       maxSubredditsPerAccount: integer(env, 'MONITOR_MAX_SUBREDDITS_PER_ACCOUNT', 500, 1, 1_000_000),
     },
-    billing: billingConfig(env, env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null, url(env, 'STRIPE_API_URL', 'https://api.stripe.com'), (message) => {
-      throw new ConfigError(message);
-    }),
+    billing: billingConfig(env, env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null, url(env, 'STRIPE_API_URL', 'https://api.stripe.com'), fail),
     rails: railsConfig(env, integer),
-    channels: channelsConfig(env, (name, fallback) => url(env, name, fallback), (message) => {
-      throw new ConfigError(message);
-    }),
+    channels: channelsConfig(env, (name, fallback) => url(env, name, fallback), fail),
   };
 }

@@ -47,3 +47,10 @@ export const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(sch
  */
 export const oneOf = <T extends TSchema[]>(branches: [...T], options: Record<string, unknown> = {}) =>
   Type.Unsafe<Static<TUnion<T>>>({ ...options, oneOf: branches });
+
+/** Where a post, comment or publication comes from (shared/demo.ts): Reddit, or the demo source (REDDIT_SOURCE=demo). */
+export const dataSourceSchema = (what: string) =>
+  Type.Union([Type.Literal('reddit'), Type.Literal('demo')], {
+    description: `"demo": ${what} from the demo source's recorded answers and samples (REDDIT_SOURCE=demo), not from Reddit and never charged as Reddit data`,
+    examples: ['reddit', 'demo'],
+  });

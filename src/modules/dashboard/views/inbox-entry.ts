@@ -1,6 +1,6 @@
 import type { InboxItem } from '../../monitors/inbox/inbox.usecases.ts';
 import { html, safeHref, type Html } from './html.ts';
-import { badge, csrfField, when, type Viewer } from './layout.ts';
+import { badge, csrfField, demoLabel, when, type Viewer } from './layout.ts';
 import { excerpt, verdict } from './monitor-matches.ts';
 import { isolated } from './monitor-parts.ts';
 import { textBlock } from './written.ts';
@@ -30,7 +30,7 @@ const external = (href: string, text: Html | string) => html`<a href="${href}" t
 function heading(item: InboxItem): Html {
   const href = safeHref(item.permalink);
   const text = item.type === 'comment' ? html`Comment by ${redditor(item.author)} on “${isolated(item.title)}”` : isolated(item.title);
-  return html`<h2 class="inbox-title" id="${item.id}-title">${badge(item.type)} ${href ? external(href, text) : text}</h2>`;
+  return html`<h2 class="inbox-title" id="${item.id}-title">${demoLabel(item)}${badge(item.type)} ${href ? external(href, text) : text}</h2>`;
 }
 
 /** The first 300 characters, as on the monitor's page; a longer text opens in full below, no script. */
@@ -45,7 +45,9 @@ const STATUS_WORDS = { new: 'not answered yet', drafted: 'a draft is ready', pub
 
 function statusLine(item: InboxItem): Html {
   const since = item.status_at ? html` <span class="muted">since ${when(item.status_at)}</span>` : null;
-  return html`<p class="inbox-state">${badge(item.status)} ${STATUS_WORDS[item.status]}${since}</p>`;
+  // A demo item's answer went to the demo, which reached no one (shared/demo.ts).
+  const words = item.status === 'published' && item.source === 'demo' ? 'answered, simulated: not on Reddit' : STATUS_WORDS[item.status];
+  return html`<p class="inbox-state">${badge(item.status)} ${words}${since}</p>`;
 }
 
 /** The hidden fields of every form: the CSRF token, and where to come back to. */
@@ -76,9 +78,10 @@ function replyForm(item: InboxItem, draft: Draft, ctx: EntryContext, problem: En
 
 function published(item: InboxItem): Html {
   const { publication, draft } = item;
-  const href = publication?.permalink ? safeHref(publication.permalink) : null;
+  const href = publication?.permalink && item.source === 'reddit' ? safeHref(publication.permalink) : null;
   const as = publication?.author ? html` as ${redditor(publication.author)}` : null;
-  return html`<p class="inbox-published">Published${as}: ${href ? external(href, 'the reply on Reddit') : html`<span class="muted">no link yet</span>`}${publication
+  const where = item.source === 'demo' ? demoLabel(item, 'simulated') : href ? external(href, 'the reply on Reddit') : html`<span class="muted">no link yet</span>`;
+  return html`<p class="inbox-published">Published${as}: ${where}${publication
     ? html` · <a href="/dashboard/publications/${publication.id}">its publication</a>`
     : null}</p>
 ${draft?.body ? textBlock(draft.body) : null}`;

@@ -7,6 +7,8 @@ export interface Viewer {
   lowBalance?: { available: number; threshold: number } | null;
   /** Set while auto top-up's last attempt failed (and it is on, or switched itself off for it): every page says so. */
   topupFailure?: { reason: string } | null;
+  /** The service runs on the demo source (REDDIT_SOURCE=demo): every page says its data is not Reddit's. */
+  demo?: boolean;
 }
 
 type Section = 'keys' | 'credits' | 'scrapes' | 'monitors' | 'inbox' | 'drafts' | 'publications' | 'destinations' | 'webhooks' | 'connections';
@@ -58,6 +60,18 @@ const topupFailureBanner = (failure: Viewer['topupFailure']) =>
     ? html`<p class="alert alert-warn topup-failed" role="status">Auto top-up failed and switched itself off: ${failure.reason} <a href="/dashboard/credits#auto-topup">Credits</a></p>`
     : null;
 
+/** On the demo source, above everything: the data is not Reddit's, and where real access starts. */
+const demoBanner = (demo: Viewer['demo']) =>
+  demo
+    ? html`<p class="alert alert-warn demo-banner" role="note"><strong>Demo data — not real Reddit.</strong> Items marked “demo” are recorded posts
+  and samples, and publishing is simulated: nothing reaches Reddit. Real Reddit data needs an app Reddit has approved (the operator sets
+  REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET).</p>`
+    : null;
+
+/** A post, comment or publication of the demo source, marked where it is listed (shared/demo.ts decides). */
+export const demoLabel = (item: { source: 'reddit' | 'demo' }, word = 'demo') =>
+  item.source === 'demo' ? html`<span class="badge badge-demo" title="Demo data — not real Reddit">${word}</span> ` : null;
+
 /** `refreshSeconds` reloads the page that often (a meta refresh: no script, so the CSP allows it). */
 export function page(options: { title: string; viewer?: Viewer | null; section?: Section; body: Html; refreshSeconds?: number }): Html {
   const { title, viewer, section, body, refreshSeconds } = options;
@@ -87,7 +101,7 @@ ${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">\
   ${nav}
 </header>
 <main>
-${lowBalanceBanner(viewer?.lowBalance)}${topupFailureBanner(viewer?.topupFailure)}
+${demoBanner(viewer?.demo)}${lowBalanceBanner(viewer?.lowBalance)}${topupFailureBanner(viewer?.topupFailure)}
 <h1>${title}</h1>
 ${body}
 </main>

@@ -1,7 +1,7 @@
 import type { MatchView, MonitorView } from '../../monitors/monitors.usecases.ts';
 import type { Page } from '../../../shared/http/pagination.ts';
 import { html, safeHref, type Html } from './html.ts';
-import { badge, cursorPager, when } from './layout.ts';
+import { badge, cursorPager, demoLabel, when } from './layout.ts';
 import { isolated, isolatedList } from './monitor-parts.ts';
 
 /** Which of a monitor's matches its page lists: the delivered ones, or those judged below its bar. */
@@ -45,7 +45,7 @@ function matchItem(match: MatchView): Html {
     : isolated(match.title);
   const body = excerpt(match.body);
   return html`<li class="mon-match">
-  <p class="result-title">${badge(match.type)} ${title}</p>
+  <p class="result-title">${demoLabel(match)}${badge(match.type)} ${title}</p>
   ${verdict(match)}
   ${body ? html`<p class="mon-body"><bdi>${body}</bdi></p>` : null}
   <p class="muted">${isolated(match.subreddit)} · u/${isolated(match.author)} · ${when(match.created_at)} · matched: ${isolatedList(match.matched_keywords)}</p>

@@ -1,6 +1,6 @@
 import type { PublishUsecases } from '../../publish/publish.usecases.ts';
 import { html, safeHref, type Html } from './html.ts';
-import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
+import { badge, cursorPager, demoLabel, page, when, type Viewer } from './layout.ts';
 import { snippet, textBlock } from './written.ts';
 
 type PublicationList = Awaited<ReturnType<PublishUsecases['list']>>;
@@ -9,8 +9,9 @@ type Publication = Awaited<ReturnType<PublishUsecases['show']>>;
 const where = (p: { type: 'comment' | 'post'; target: string }) =>
   p.type === 'post' ? html`Post to <bdi>${p.target}</bdi>` : html`Comment on <code>${p.target}</code>`;
 
-/** Reddit's address for it, when Reddit took it; only an http(s) link becomes one. */
+/** Reddit's address for it, when Reddit took it; only an http(s) link becomes one. The demo's answer is marked simulated, and no link. */
 function onReddit(p: Publication): Html {
+  if (p.source === 'demo') return html`${demoLabel(p, 'simulated')}<span class="muted">${p.reddit?.id ?? '—'}</span>`;
   const href = p.reddit ? safeHref(p.reddit.permalink) : null;
   if (!p.reddit) return html`<span class="muted">—</span>`;
   return href ? html`<a href="${href}" target="_blank" rel="noopener noreferrer">${p.reddit.id}</a>` : html`${p.reddit.id}`;

@@ -1,7 +1,7 @@
 import { filterText, withoutDirectionControls, type ScrapeUsecases } from '../../scrape/scrape.usecases.ts';
 import { capText, postsAndComments } from '../../../shared/text.ts';
 import { html, safeHref, type Html } from './html.ts';
-import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
+import { badge, cursorPager, demoLabel, page, when, type Viewer } from './layout.ts';
 
 type ScrapeList = Awaited<ReturnType<ScrapeUsecases['list']>>;
 type Scrape = Awaited<ReturnType<ScrapeUsecases['resultsPage']>>['scrape'];
@@ -20,6 +20,7 @@ interface Result {
   num_comments: number;
   matched_keywords: string[];
   truncated?: boolean;
+  source: 'reddit' | 'demo';
 }
 
 const finished = (value: string) => value === 'completed' || value === 'failed';
@@ -71,7 +72,7 @@ function postItem(result: Result, marked: boolean): Html {
   const href = safeHref(result.permalink);
   const title = href ? link(href, isolated(result.title)) : isolated(result.title);
   return html`<li class="result">
-  <p class="result-title">${marked ? html`${badge('post')} ` : null}${title}${result.truncated ? html` <span class="muted">(cut to Reddit's length limit)</span>` : null}</p>
+  <p class="result-title">${demoLabel(result)}${marked ? html`${badge('post')} ` : null}${title}${result.truncated ? html` <span class="muted">(cut to Reddit's length limit)</span>` : null}</p>
   <p class="muted">${isolated(result.subreddit)} · ${by(result.author)} · ${when(result.created_at)} · ${points(result.score)} ·
     ${result.num_comments} comments · matched: ${isolatedList(result.matched_keywords)}</p>
 </li>`;
@@ -103,7 +104,7 @@ function commentItem(result: Result): Html {
   const post = postPageOf(result);
   const text = excerpt(result.body);
   return html`<li class="result result-comment">
-  <p class="result-text">${badge('comment')} ${text ? isolated(text) : html`<span class="muted">(no text)</span>`}</p>
+  <p class="result-text">${demoLabel(result)}${badge('comment')} ${text ? isolated(text) : html`<span class="muted">(no text)</span>`}</p>
   <p class="muted">on ${post ? link(post, isolated(result.title)) : html`“${isolated(result.title)}”`} · ${isolated(result.subreddit)} ·
     ${by(result.author)} · ${when(result.created_at)} · ${points(result.score)} · matched: ${isolatedList(result.matched_keywords)}${
       href ? html` · ${link(href, html`View comment`)}` : null
