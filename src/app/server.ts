@@ -177,7 +177,8 @@ export async function buildServer(
     destinations: services.destinations,
     alerts: services.alerts,
     clock: services.clock,
-    allowSignup: services.config.allowSignup,
+    signup: services.signup,
+    passwordReset: services.passwordReset,
     publicUrl: services.config.publicUrl,
   });
 

@@ -38,6 +38,9 @@ export interface LedgerFacts {
   owed_change?: number | string | null;
 }
 
+/** The reason of the grant that gives a new dashboard account SIGNUP_CREDITS; its entry reads "Sign-up credits". */
+export const SIGNUP_GRANT_REASON = 'sign-up credits';
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
@@ -121,6 +124,7 @@ export function describeLedgerEntry(facts: LedgerFacts): string {
   if (facts.kind !== 'grant' && facts.kind !== 'charge' && facts.kind !== 'refund') return paymentLine(facts);
   if (facts.kind === 'grant') {
     const reason = facts.reason?.trim();
+    if (reason === SIGNUP_GRANT_REASON) return 'Sign-up credits';
     return reason && reason.toLowerCase() !== 'operator grant' ? `Operator grant: ${reason}` : 'Operator grant';
   }
   const about = subjectOf(facts);

@@ -26,6 +26,7 @@ import { dropContentHashMigration } from './migrations/0023_drop_content_hash.ts
 import { destinationsMigration } from './migrations/0024_destinations.ts';
 import { alertRoutesMigration } from './migrations/0025_alert_routes.ts';
 import { destinationConfirmationMigration } from './migrations/0026_destination_confirmation.ts';
+import { accountTokensMigration } from './migrations/0027_account_tokens.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0024_destinations': destinationsMigration,
   '0025_alert_routes': alertRoutesMigration,
   '0026_destination_confirmation': destinationConfirmationMigration,
+  '0027_account_tokens': accountTokensMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */
