@@ -92,6 +92,8 @@ describe.each(engines)('SIGNUP_CREDITS on %s', (engine) => {
     expect(scrape.status).toBe(200);
     expect(await app.services.credits.spendableBalance(id)).toBe(24);
     expect(await ledgerSum(app.database.db, id)).toBe(24);
+    // One credit is "1 credit" wherever a page counts it.
+    expect((await browser.get(`/dashboard/scrapes/${(await scrape.json()).id}`)).body).toContain('<dt>Charged</dt><dd>1 credit</dd>');
   });
 
   it('an account the operator makes gets none: sign-up credits are for sign-ups', async () => {

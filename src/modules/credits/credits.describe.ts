@@ -110,7 +110,7 @@ function subjectOf(facts: LedgerFacts): { subject: string; error: string | null 
 /** The rows of a payment: bought, taken back for a refund or dispute, given back, or paying what was owed. */
 function paymentLine(facts: LedgerFacts): string {
   const owed = Number(facts.owed_change ?? 0);
-  if (facts.kind === 'owed_settlement') return `Pays ${-owed} credits owed after a refund or dispute`;
+  if (facts.kind === 'owed_settlement') return `Pays ${plural(-owed, 'credit')} owed after a refund or dispute`;
   if (facts.kind === 'reinstatement') return 'Dispute won: the credits taken back are given back';
   if (facts.kind === 'clawback') {
     const cause = facts.reason ? capitalized(facts.reason) : 'Taken back for a refund or dispute';
