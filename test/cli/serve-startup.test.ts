@@ -39,6 +39,7 @@ describe('subpilot serve at start-up', () => {
         expect.stringMatching(/^Connect Reddit and publish are off .*SECRET_KEY/),
         expect.stringMatching(/^Webhooks are off .*SECRET_KEY/),
         expect.stringMatching(/^Email alerts are off .*SMTP_URL/),
+        expect.stringMatching(/^Sign-up confirmation and password reset by mail are off .*SMTP_URL/),
         expect.stringMatching(/^Telegram alerts are off .*TELEGRAM_BOT_TOKEN/),
       ]);
     } finally {
