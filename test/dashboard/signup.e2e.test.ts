@@ -76,12 +76,16 @@ describe.skipIf(!hasChromium).each(engines)('sign-up and password reset by mail 
       await page.getByRole('button', { name: 'Mail me a link' }).click();
       await expect.poll(() => page.title()).toBe('Check your inbox');
       await shot(page, 'password-reset-sent');
-      await page.goto(await linkFrom(email, 'Set a new subpilot password', '/dashboard/password-reset/'));
+      const resetLink = await linkFrom(email, 'Set a new subpilot password', '/dashboard/password-reset/');
+      await page.goto(resetLink);
       await shot(page, 'password-reset-new');
       await page.getByLabel('New password').fill(NEW_PASSWORD);
       await page.getByRole('button', { name: 'Set the password' }).click();
       await page.waitForURL(`${app.url}/dashboard/keys?password=1`);
       expect(await page.getByRole('status').textContent()).toContain('Your new password is set');
+      expect((await page.goto(resetLink))!.status()).toBe(410);
+      await shot(page, 'password-reset-used');
+      await page.goto(`${app.url}/dashboard/keys`);
 
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.getByLabel('Email').fill(email);
