@@ -60,5 +60,5 @@ export function createAlerting(
       sleep: base.sleep,
       log: base.log,
     });
-  return { destinations, alerts, linking, close: () => mailer?.close() };
+  return { destinations, alerts, linking, mailer, close: () => mailer?.close() };
 }

@@ -17,7 +17,7 @@ export function createCoreUsecases(deps: { db: Database; clock: () => Date; rand
   const accounts = createAccountsUsecases({ db, clock, random, passwords });
   return {
     accounts,
-    sessions: createSessionsUsecases({ db, accounts, clock, random, ttlHours: config.sessionTtlHours, allowSignup: config.allowSignup }),
+    sessions: createSessionsUsecases({ db, accounts, clock, random, ttlHours: config.sessionTtlHours }),
     keys: createKeysUsecases({ db, clock, random }),
     credits: createCreditsUsecases({ db, clock }),
   };

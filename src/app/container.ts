@@ -28,8 +28,8 @@ import { createWebhooksUsecases, WEBHOOK_QUEUE } from '../modules/webhooks/webho
 import { DESTINATION_QUEUE, OWNER_MAIL_QUEUE } from '../modules/destinations/destinations.usecases.ts';
 import { createAlerting, type AlertingOverrides } from './alerting.ts';
 import { createIdempotencyUsecases } from '../modules/idempotency/idempotency.usecases.ts';
-import { createMemoryStore, createRedisStore, createSqlStore } from '../modules/ratelimit/ratelimit.stores.ts';
-import { createRateLimitUsecases } from '../modules/ratelimit/ratelimit.usecases.ts';
+import { createRateLimits } from './rate-limits.ts';
+import { createAccountMail } from './account-mail.ts';
 import { createAuthFailureThrottle } from '../modules/ratelimit/ratelimit.failures.ts';
 import { openRedditBudget } from '../modules/ratelimit/ratelimit.budget-stores.ts';
 import { createSubredditsUsecases } from '../modules/subreddits/subreddits.usecases.ts';
@@ -111,7 +111,8 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     timeoutMs: overrides.webhookTimeoutMs,
   });
   await webhooks.sealClearSecrets();
-  const { destinations, alerts, linking, close: closeAlerting } = createAlerting(config, overrides, { db, jobs, clock, random, log, webhooks, sleep: overrides.sleep ?? realSleep });
+  const { destinations, alerts, linking, mailer, close: closeAlerting } = createAlerting(config, overrides, { db, jobs, clock, random, log, webhooks, sleep: overrides.sleep ?? realSleep });
+  const accountMail = createAccountMail(config, { db, jobs, clock, random, log, ...core }, mailer);
   const lowBalanceAlerts = createLowBalanceAlerts({ db, webhooks, clock });
   const billing = createBillingUsecases({
     db,
@@ -154,13 +155,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     log,
   });
 
-  // Counters must be shared by every instance: Redis if given, else PostgreSQL; SQLite is one process.
-  const rateLimitStore = config.redisUrl
-    ? await createRedisStore(config.redisUrl)
-    : config.database.dialect === 'postgres'
-      ? createSqlStore(db)
-      : createMemoryStore();
-  const rateLimit = createRateLimitUsecases({ store: rateLimitStore, clock, perMinute: config.rateLimitPerMinute, perAccountPerMinute: config.rateLimitPerAccountPerMinute });
+  const rateLimit = await createRateLimits(config, db, clock);
 
   /** Runs the background jobs in this process (`serve` without --no-worker, and `worker`). */
   async function startWorker() {
@@ -168,6 +163,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     await jobs.work(WEBHOOK_QUEUE, config.jobs.concurrency, (data) => webhooks.deliver(String(data.delivery_id)));
     await jobs.work(DESTINATION_QUEUE, config.jobs.concurrency, async (data) => destinations.wake(String(data.destination_id)));
     await jobs.work(OWNER_MAIL_QUEUE, 1, (data) => destinations.mailOwnerOff(String(data.destination_id)));
+    await accountMail.work();
     const recover = () =>
       Promise.all([runner.recoverStalled(), generate.recoverAbandoned(), publish.recoverAbandoned()]).catch((error) =>
         // The next sweep tries again (the database may be away for a moment); say why this one did not run.
@@ -203,6 +199,10 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     db,
     log,
     ...core,
+    /** Dashboard sign-up and "Forgot password?", with their mailed links where the server sends mail. */
+    signup: accountMail.signup,
+    passwordReset: accountMail.passwordReset,
+    accountLinks: accountMail.links,
     scrape: createScrapeUsecases({
       db,
       redditConfigured: reddit !== null,

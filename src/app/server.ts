@@ -180,7 +180,8 @@ export async function buildServer(
     alerts: services.alerts,
     clock: services.clock,
     redditSource: services.redditSource,
-    allowSignup: services.config.allowSignup,
+    signup: services.signup,
+    passwordReset: services.passwordReset,
     publicUrl: services.config.publicUrl,
   });
 

@@ -38,7 +38,7 @@ describe('the start-up report', () => {
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
     const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
-    expect(warnings.map((line) => /^(.*?)(?: (?:is|are) off|:)/.exec(line.msg)?.[1])).toEqual(['Reddit source', 'Connect Reddit and publish', 'Webhooks', 'Email alerts', 'Telegram alerts']);
+    expect(warnings.map((line) => /^(.*?)(?: (?:is|are) off|:)/.exec(line.msg)?.[1])).toEqual(['Reddit source', 'Connect Reddit and publish', 'Webhooks', 'Email alerts', 'Sign-up confirmation and password reset by mail', 'Telegram alerts']);
     expect(warnings[0]!.msg).toMatch(/^Reddit source: demo\. .*every 30 s, labelled "demo", never Reddit's; publishing is simulated .* free \(DEMO_BILLED=false\); drafts and relevance verdicts come from the demo model .*REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET of an app Reddit has approved/);
     // The demo's approval page is on this machine: the redirect goes back to the local address, and only SECRET_KEY is missing.
     expect(warnings[1]!.msg).toBe('Connect Reddit and publish are off (POST /api/v1/publish answers 503): set SECRET_KEY (try: openssl rand -hex 32).');
@@ -56,13 +56,22 @@ describe('the start-up report', () => {
     expect(lines[0]).toEqual({ level: 'info', msg: 'Dashboard: http://127.0.0.1:4321/dashboard' });
     const warnings = lines.slice(2);
     expect(warnings.every((line) => line.level === 'warn')).toBe(true);
-    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual(['Scrape', 'Generate and relevance judging', 'Connect Reddit and publish', 'Webhooks', 'Email alerts', 'Telegram alerts']);
+    expect(warnings.map((line) => /^(.*?) (?:is|are) off/.exec(line.msg)?.[1])).toEqual([
+      'Scrape',
+      'Generate and relevance judging',
+      'Connect Reddit and publish',
+      'Webhooks',
+      'Email alerts',
+      'Sign-up confirmation and password reset by mail',
+      'Telegram alerts',
+    ]);
     expect(warnings[0]!.msg).toMatch(/REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET .*approved/);
     expect(warnings[1]!.msg).toMatch(/LLM_BASE_URL and LLM_MODEL/);
     expect(warnings[2]!.msg).toMatch(/REDDIT_CLIENT_ID.*"web app".*PUBLIC_URL.*SECRET_KEY/);
     expect(warnings[3]!.msg).toMatch(/SECRET_KEY \(try: openssl rand -hex 32\)/);
     expect(warnings[4]!.msg).toMatch(/^Email alerts are off \(an email destination answers 503\): set SMTP_URL and MAIL_FROM; PUBLIC_URL .*; SECRET_KEY/);
-    expect(warnings[5]!.msg).toMatch(/^Telegram alerts are off .*: set TELEGRAM_BOT_TOKEN .*BotFather.*; SECRET_KEY/);
+    expect(warnings[5]!.msg).toMatch(/^Sign-up confirmation .*tells whoever tries that an address has an account.*: set SMTP_URL and MAIL_FROM; PUBLIC_URL .*, or ALLOW_SIGNUP=false\.$/);
+    expect(warnings[6]!.msg).toMatch(/^Telegram alerts are off .*: set TELEGRAM_BOT_TOKEN .*BotFather.*; SECRET_KEY/);
   });
 
   it('without SECRET_KEY alone, connections/publish, webhooks, email and Telegram are off and each names SECRET_KEY only', () => {
@@ -81,7 +90,13 @@ describe('the start-up report', () => {
       expect.stringMatching(/^Credits are not sold here/),
       'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set PUBLIC_URL (or REDDIT_REDIRECT_URI).',
       'Email alerts are off (an email destination answers 503): set PUBLIC_URL (the links in each mail).',
+      expect.stringMatching(/^Sign-up confirmation and password reset by mail are off .*: set PUBLIC_URL \(the links in each mail\), or ALLOW_SIGNUP=false\.$/),
     ]);
+  });
+
+  it('with sign-up closed, no mail is needed for it and nothing is said of it', () => {
+    const lines = startupReport(loadConfig({ ...everything, SMTP_URL: '', MAIL_FROM: '', ALLOW_SIGNUP: 'false' }), listening);
+    expect(lines.map((line) => line.msg).filter((msg) => msg.startsWith('Sign-up'))).toEqual([]);
   });
 
   it('without Reddit credentials the source is the demo, and nothing is off', () => {

@@ -67,6 +67,13 @@ export function startupReport(config: Config, listening: { host: string; port: n
   }
   const mailNeeds = [...(config.channels.mail ? [] : ['SMTP_URL and MAIL_FROM']), ...(config.publicUrl ? [] : ['PUBLIC_URL (the links in each mail)']), ...(config.secretKey ? [] : [SECRET_KEY_HINT])];
   if (mailNeeds.length > 0) off(`Email alerts are off (an email destination answers 503): set ${mailNeeds.join('; ')}.`);
+  const accountMailNeeds = [...(config.channels.mail ? [] : ['SMTP_URL and MAIL_FROM']), ...(config.publicUrl ? [] : ['PUBLIC_URL (the links in each mail)'])];
+  if (config.allowSignup && accountMailNeeds.length > 0) {
+    off(
+      'Sign-up confirmation and password reset by mail are off (sign-up signs in at once without checking the address, and tells whoever tries ' +
+        `that an address has an account; passwords are set with \`subpilot accounts set-password\`): set ${accountMailNeeds.join('; ')}, or ALLOW_SIGNUP=false.`,
+    );
+  }
   const telegramNeeds = [...(config.channels.telegram ? [] : ["TELEGRAM_BOT_TOKEN (a bot from Telegram's @BotFather)"]), ...(config.secretKey ? [] : [SECRET_KEY_HINT])];
   if (telegramNeeds.length > 0) off(`Telegram alerts are off (a telegram destination answers 503): set ${telegramNeeds.join('; ')}.`);
   return lines;

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { signed } from '../shared/text.ts';
+import { plural, signed } from '../shared/text.ts';
 import { formatTable, type CliIo } from './io.ts';
 import { emailOption, withServices } from './operator.ts';
 
@@ -24,16 +24,19 @@ export function creditsCommand(io: CliIo): Command {
   const credits = new Command('credits').description('manage credit balances');
   credits
     .command('grant')
-    .description("add credits to an account's balance (a grant entry in its ledger; what it owes is paid first); prints the new balance")
+    .description("add credits to an account's balance (a grant entry in its ledger; what it owes is paid first); says what it did and the balance after")
     .addOption(emailOption())
     .requiredOption('--amount <n>', 'credits to add, a whole number above 0', positiveInteger)
     .option('--reason <text>', 'why, kept in the ledger entry', 'operator grant')
     .action(async (options: { email: string; amount: number; reason: string }) => {
-      const balance = await withServices(io, async (s) => {
+      const { account, owed, balance } = await withServices(io, async (s) => {
         const account = await s.accounts.requireByEmail(options.email);
-        return s.credits.grant(account.id, options.amount, options.reason);
+        const { owed } = await s.credits.standing(account.id);
+        return { account, owed, balance: await s.credits.grant(account.id, options.amount, options.reason) };
       });
-      io.stdout.write(`${balance}\n`);
+      const settled = Math.min(owed, options.amount);
+      const paid = settled > 0 ? `, ${settled} of which paid what it owed` : '';
+      io.stdout.write(`granted ${plural(options.amount, 'credit')} to ${account.email} (${account.id})${paid}; balance after: ${balance}\n`);
     });
   credits
     .command('list')
@@ -61,7 +64,7 @@ export function creditsCommand(io: CliIo): Command {
       io.stdout.write(`spendable ${standing.balance}\nowed ${standing.owed}\n`);
       // Owed credits are the surprise an operator is asked about: say where they came from and where they go.
       if (standing.owed > 0) {
-        io.stderr.write(`${standing.owed} credits were taken back by a refund or dispute after they were spent; the next credits bought or granted pay them first\n`);
+        io.stderr.write(`${plural(standing.owed, 'credit')} ${standing.owed === 1 ? 'was' : 'were'} taken back by a refund or dispute after ${standing.owed === 1 ? 'it was' : 'they were'} spent; the next credits bought or granted pay ${standing.owed === 1 ? 'it' : 'them'} first\n`);
       }
     });
   return credits;

@@ -71,7 +71,7 @@ describe.each(engines)('buying credits through the API, on %s', (engine) => {
     expect(response.status).toBe(402);
     const body = await response.json();
     expect(body).toMatchObject({ code: 'credits.insufficient', buy_url: 'https://subpilot.example.com/dashboard/credits' });
-    expect(body.detail).toBe('This request costs 1 credits and the account balance is 0. Buy credits at https://subpilot.example.com/dashboard/credits and try again.');
+    expect(body.detail).toBe('This request costs 1 credit and the account balance is 0. Buy credits at https://subpilot.example.com/dashboard/credits and try again.');
   });
 });
 
@@ -85,7 +85,7 @@ describe.each(engines)('without Stripe, on %s', (engine) => {
   it('a 402 says whom to ask for credits and carries no buy_url, and checkout is a 409 saying the same', async () => {
     const { token } = await app.accountWithKey(0);
     const refused = await (await app.api('POST', '/api/v1/scrape', { token, body: scrapeBody })).json();
-    expect(refused.detail).toBe('This request costs 1 credits and the account balance is 0. Ask billing@example.com for credits and try again.');
+    expect(refused.detail).toBe('This request costs 1 credit and the account balance is 0. Ask billing@example.com for credits and try again.');
     expect(refused).not.toHaveProperty('buy_url');
     const checkout = await app.api('POST', '/api/v1/credits/checkout', { token, body: { credits: 500 } });
     expect(checkout.status).toBe(409);

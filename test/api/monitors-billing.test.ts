@@ -78,7 +78,7 @@ describe.each(engines)('what monitors charge on %s', (engine) => {
     expect(await ledgerSum(app.services.db, accountId)).toBe(96);
   });
 
-  it('a monitor\'s charges say where it was created: on the dashboard, or through the API', async () => {
+  it('a monitor\'s charges say the monitor spent them, wherever it was created (the dashboard, the API): no one called', async () => {
     const { accountId, token, email } = await app.accountWithKey(10);
     await app.services.accounts.setPassword(email, 'correct horse battery');
     const browser = new DashboardClient(app.url);
@@ -92,9 +92,11 @@ describe.each(engines)('what monitors charge on %s', (engine) => {
     const usage = await (await app.api('GET', '/api/v1/usage', { token })).json();
     const charges = usage.data.filter((e: { type: string }) => e.type === 'charge').map((e: { description: string; via: string }) => [e.description, e.via]);
     expect(charges.sort()).toEqual([
-      ['Monitor “From the API”: 1 match', 'api'],
-      ['Monitor “From the dashboard”: 1 match', 'dashboard'],
+      ['Monitor “From the API”: 1 match', 'monitor'],
+      ['Monitor “From the dashboard”: 1 match', 'monitor'],
     ]);
+    expect((await browser.get('/dashboard/credits')).body).not.toMatch(/<td data-label="Via">(Dashboard|API)<\/td>/);
+    expect((await browser.get('/dashboard/credits')).body).toContain('<td data-label="Via">Monitor</td>');
     expect(await ledgerSum(app.services.db, accountId)).toBe(8);
   });
 

@@ -174,6 +174,9 @@ describe.each(engines)('from a match to a published reply, on %s', (engine) => {
     expect(sent.map((m: { draft_id: string }) => m.draft_id).sort()).toEqual(entries.map((m) => m.draft.id).sort());
     expect(app.reddit.user.comments.length).toBe(published);
     await expectExactLedger(account, 100 - 2 - 2 * 5);
+    // The monitor spent these by itself: its drafts, like its matches, say so rather than where it was created.
+    const usage = await (await app.api('GET', '/api/v1/usage', { token: account.token })).json();
+    expect(new Set(usage.data.filter((e: { type: string }) => e.type === 'charge').map((e: { via: string }) => e.via))).toEqual(new Set(['monitor']));
   });
 
   it('draft_replies with too few credits for a draft still delivers the match, undrafted', async () => {

@@ -74,6 +74,10 @@ describe.each(engines)('credits list and credits balance on %s', (engine) => {
     expect(shown).toMatchObject({ code: 0, stdout: 'spendable 500\nowed 500\n' });
     expect(shown.stderr).toBe('500 credits were taken back by a refund or dispute after they were spent; the next credits bought or granted pay them first\n');
     expect(JSON.parse((await subpilot(['credits', 'balance', '--email', email, '--json'])).stdout)).toEqual({ balance: 500, owed: 500 });
+
+    const granted = await subpilot(['credits', 'grant', '--email', email, '--amount', '200']);
+    expect(granted.stdout).toBe(`granted 200 credits to ${email} (${account.id}), 200 of which paid what it owed; balance after: 500\n`);
+    expect(await standing(app, account.id)).toEqual({ balance: 500, owed: 300 });
   });
 
   it.each([

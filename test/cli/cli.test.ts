@@ -26,7 +26,9 @@ describe.each(engines)('the operator CLI on %s', (engine) => {
     const account = await subpilotProcess(['accounts', 'create', '--email', email, '--password-stdin'], 'a long password\n');
     expect(account.code).toBe(0);
     const grant = await subpilot(['credits', 'grant', '--email', email, '--amount', '25', '--reason', 'trial']);
-    expect(grant).toMatchObject({ code: 0, stdout: '25\n' });
+    const accountId = account.stdout.split(' ')[0];
+    expect(grant).toMatchObject({ code: 0, stdout: `granted 25 credits to ${email} (${accountId}); balance after: 25\n` });
+    expect((await subpilot(['credits', 'grant', '--email', email, '--amount', '1'])).stdout).toBe(`granted 1 credit to ${email} (${accountId}); balance after: 26\n`);
 
     const created = await subpilot(['keys', 'create', '--email', email, '--name', 'zapier']);
     expect(created.code).toBe(0);

@@ -39,6 +39,7 @@ describe('subpilot serve at start-up', () => {
         'Connect Reddit and publish are off (POST /api/v1/publish answers 503): set SECRET_KEY (try: openssl rand -hex 32).',
         expect.stringMatching(/^Webhooks are off .*SECRET_KEY/),
         expect.stringMatching(/^Email alerts are off .*SMTP_URL/),
+        expect.stringMatching(/^Sign-up confirmation and password reset by mail are off .*SMTP_URL/),
         expect.stringMatching(/^Telegram alerts are off .*TELEGRAM_BOT_TOKEN/),
       ]);
     } finally {

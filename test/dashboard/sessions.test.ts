@@ -14,11 +14,11 @@ describe.each(engines)('dashboard sessions and log-in on %s', (engine) => {
   afterAll(() => app.close());
   const client = () => new DashboardClient(app.url);
 
-  it('log-in after sign-up starts a session whose cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
+  it('sign-up starts a session whose cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
     const browser = client();
     const response = await browser.signUp(uniqueEmail());
     expect(response.status).toBe(303);
-    expect(response.location).toBe('/dashboard/keys');
+    expect(response.location).toBe('/dashboard/keys?welcome=1');
     const cookie = sessionCookieOf(response.setCookies)!;
     expect(cookie).toMatch(/^subpilot_session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');

@@ -5,12 +5,32 @@ import { accountsErrors, MAX_THRESHOLD, MAX_VOICE } from './accounts.errors.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../shared/db/database.ts';
 import { lowBalanceIn } from '../credits/credits.low-balance.usecases.ts';
+import { SIGNUP_GRANT_REASON } from '../credits/credits.describe.ts';
+import { creditsIn } from '../credits/credits.usecases.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** A sign-up checked and its password hashed, before anything is looked up or written. */
+export interface PreparedSignUp {
+  email: string;
+  passwordHash: string;
+}
+
+/**
+ * A dashboard sign-up's account, inside the caller's transaction: the row, then SIGNUP_CREDITS as a
+ * grant in its ledger through credits (which owns every balance change), so the account never exists
+ * without them. Null when the email is taken, also by a concurrent sign-up (the unique index decides).
+ */
+export async function openAccountIn(trx: Kysely<Tables>, input: PreparedSignUp & { id: string; at: string; credits: number }) {
+  const { id, email, at, credits } = input;
+  if (!(await createAccountsRepository(trx).insert({ id, email, password_hash: input.passwordHash, created_at: at }))) return null;
+  if (credits > 0) await creditsIn(trx).receive({ accountId: id, kind: 'grant', amount: credits, reason: SIGNUP_GRANT_REASON, at });
+  return { id, email };
+}
 
 export function createAccountsUsecases(deps: { db: Database; clock: () => Date; random: RandomBytes; passwords: PasswordHasher }) {
   const { clock, random, passwords } = deps;
@@ -20,6 +40,10 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
    * whether or not the email exists (made with the same hasher, so at the same cost).
    */
   let decoyHash: Promise<string> | undefined;
+  async function newPasswordHash(password: string): Promise<string> {
+    if (password.length < MIN_PASSWORD_LENGTH) throw accountsErrors.weakPassword();
+    return passwords.hash(password);
+  }
 
   return {
     /**
@@ -37,6 +61,24 @@ export function createAccountsUsecases(deps: { db: Database; clock: () => Date; 
       if (!(await accounts.insert(row))) throw accountsErrors.emailTaken(email);
       return { id: row.id, email, balance: 0, created_at: row.created_at };
     },
+
+    /** Checks a sign-up's email and password and hashes the password (argon2id): the slow part, done before any lookup. */
+    async prepareSignUp(rawEmail: string, password: string): Promise<PreparedSignUp> {
+      const email = normalizeEmail(rawEmail);
+      if (!EMAIL_PATTERN.test(email) || email.length > 254) throw accountsErrors.invalidEmail();
+      return { email, passwordHash: await newPasswordHash(password) };
+    },
+
+    newPasswordHash,
+
+    async replacePasswordHash(accountId: string, passwordHash: string): Promise<void> {
+      await accounts.setPasswordHash(accountId, passwordHash);
+    },
+
+    /** The password hash a sign-up stored, checked like a log-in's. */
+    verifyPassword: (passwordHash: string, password: string) => passwords.verify(passwordHash, password),
+
+    findByEmail: (rawEmail: string) => accounts.findByEmail(normalizeEmail(rawEmail)),
 
     /** Gives an account a (new) dashboard password; the operator's way in for accounts made without one. */
     async setPassword(rawEmail: string, password: string) {

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import Stripe from 'stripe';
 import type { Logger } from 'pino';
 import { monthOf, nextMonthStart } from '../../shared/calendar.ts';
@@ -131,7 +132,7 @@ export function createAutoTopups(deps: TopupDeps) {
           payment_method: payment.payment_method_id,
           off_session: true,
           confirm: true,
-          description: `${payment.credits} credits (auto top-up)`,
+          description: `${plural(payment.credits, 'credit')} (auto top-up)`,
           metadata: { payment_id: payment.id, account_id: payment.account_id, credits: String(payment.credits) },
         },
         { idempotencyKey: `topup-${payment.id}` },

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import type { Logger } from 'pino';
 import type Stripe from 'stripe';
 import type { BillingConfig } from '../../shared/config/billing.ts';
@@ -96,7 +97,7 @@ export function createBillingUsecases(deps: BillingDeps) {
         session = await client.checkout.sessions.create(
           {
             mode: 'payment',
-            line_items: [{ quantity: 1, price_data: { currency: config.currency, unit_amount: pack.amount, product_data: { name: `${credits} credits` } } }],
+            line_items: [{ quantity: 1, price_data: { currency: config.currency, unit_amount: pack.amount, product_data: { name: plural(credits, 'credit') } } }],
             client_reference_id: accountId,
             metadata,
             payment_intent_data: { metadata, ...(options.saveCard ? { setup_future_usage: 'off_session' as const } : {}) },

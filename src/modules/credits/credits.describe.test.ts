@@ -42,9 +42,10 @@ describe('a ledger entry described in one line', () => {
     );
   });
 
-  it('a grant names its reason, but not the CLI\'s default one twice', () => {
+  it('a grant names its reason, but not the CLI\'s default one twice; sign-up credits read as such', () => {
     expect(describeLedgerEntry({ ...none, kind: 'grant', reason: 'welcome' })).toBe('Operator grant: welcome');
     expect(describeLedgerEntry({ ...none, kind: 'grant', reason: 'operator grant' })).toBe('Operator grant');
+    expect(describeLedgerEntry({ ...none, kind: 'grant', reason: 'sign-up credits' })).toBe('Sign-up credits');
   });
 
   it('a scrape charge counts its posts, from a count PostgreSQL may send as text', () => {
@@ -82,5 +83,6 @@ describe('a ledger entry described in one line', () => {
     );
     expect(describeLedgerEntry({ ...payment, kind: 'reinstatement' })).toBe('Dispute won: the credits taken back are given back');
     expect(describeLedgerEntry({ ...payment, kind: 'owed_settlement', owed_change: -300 })).toBe('Pays 300 credits owed after a refund or dispute');
+    expect(describeLedgerEntry({ ...payment, kind: 'owed_settlement', owed_change: -1 })).toBe('Pays 1 credit owed after a refund or dispute');
   });
 });

@@ -38,6 +38,9 @@ export interface LedgerFacts {
   owed_change?: number | string | null;
 }
 
+/** The reason of the grant that gives a new dashboard account SIGNUP_CREDITS; its entry reads "Sign-up credits". */
+export const SIGNUP_GRANT_REASON = 'sign-up credits';
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
@@ -107,7 +110,7 @@ function subjectOf(facts: LedgerFacts): { subject: string; error: string | null 
 /** The rows of a payment: bought, taken back for a refund or dispute, given back, or paying what was owed. */
 function paymentLine(facts: LedgerFacts): string {
   const owed = Number(facts.owed_change ?? 0);
-  if (facts.kind === 'owed_settlement') return `Pays ${-owed} credits owed after a refund or dispute`;
+  if (facts.kind === 'owed_settlement') return `Pays ${plural(-owed, 'credit')} owed after a refund or dispute`;
   if (facts.kind === 'reinstatement') return 'Dispute won: the credits taken back are given back';
   if (facts.kind === 'clawback') {
     const cause = facts.reason ? capitalized(facts.reason) : 'Taken back for a refund or dispute';
@@ -121,6 +124,7 @@ export function describeLedgerEntry(facts: LedgerFacts): string {
   if (facts.kind !== 'grant' && facts.kind !== 'charge' && facts.kind !== 'refund') return paymentLine(facts);
   if (facts.kind === 'grant') {
     const reason = facts.reason?.trim();
+    if (reason === SIGNUP_GRANT_REASON) return 'Sign-up credits';
     return reason && reason.toLowerCase() !== 'operator grant' ? `Operator grant: ${reason}` : 'Operator grant';
   }
   const about = subjectOf(facts);

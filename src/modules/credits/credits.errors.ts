@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import { AppError } from '../../shared/errors.ts';
 
 /** What a refused call would have cost, and the spendable balance where the balance refused it: the headers of a 402. */
@@ -15,7 +16,7 @@ export const creditsErrors = {
     new AppError({
       code: 'credits.insufficient',
       status: 402,
-      message: `This request costs ${required} credits and the account balance is ${balance}. ${howToGet}`,
+      message: `This request costs ${plural(required, 'credit')} and the account balance is ${balance}. ${howToGet}`,
       extra: { balance, required, ...(buyUrl ? { buy_url: buyUrl } : {}) },
       headers: costHeaders(required, balance),
     }),
@@ -28,7 +29,7 @@ export const creditsErrors = {
       code: 'credits.key_limit_reached',
       status: 402,
       message:
-        `This request costs ${facts.required} credits and this key has spent ${facts.spent} of its monthly limit of ${facts.limit}. ` +
+        `This request costs ${plural(facts.required, 'credit')} and this key has spent ${facts.spent} of its monthly limit of ${facts.limit}. ` +
         `The limit resets at ${facts.resetsAt}; the account's other keys are not affected.`,
       extra: { limit: facts.limit, spent: facts.spent, required: facts.required, resets_at: facts.resetsAt },
       headers: costHeaders(facts.required),

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { compiledOnce, isSqlite, type Database, type Tables } from '../../shared/db/database.ts';
 import { readUnlessChanged } from '../../shared/db/unchanged-cache.ts';
 import type { Purchase } from './credits.prices.ts';
+import type { Via } from '../../shared/via.ts';
 import type { CreditLedgerTable } from './credits.tables.ts';
 
 export type LedgerKind = CreditLedgerTable['kind'];
@@ -158,8 +159,11 @@ export const createCreditsRepository = (db: Kysely<Tables>) => ({
       .select(['p.kind as publication_kind', 'p.target as publication_target', 'p.error as publication_error'])
       .select(['l.monitor_id', 'l.match_count', 'l.judged_count', 'm.name as monitor_name'])
       .select(['l.payment_id', 'l.owed_change', 'pay.amount as payment_amount', 'pay.currency as payment_currency', 'pay.source as payment_source'])
-      // The interface of the call it paid for: at most one of the five is joined; a grant joins none.
-      .select((eb) => eb.fn.coalesce('s.via', 'g.via', 'p.via', 'm.via', 'pay.via').as('via'))
+      // The interface of the call it paid for (at most one of the four is joined; a grant joins none), or
+      // `monitor` for a match's charge: the poller's doing, not a call through the interface that created the monitor.
+      .select((eb) =>
+        eb.case().when('l.monitor_id', 'is not', null).then(sql<Via>`'monitor'`).else(eb.fn.coalesce('s.via', 'g.via', 'p.via', 'pay.via')).end().as('via'),
+      )
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')
       .limit(limit + 1);

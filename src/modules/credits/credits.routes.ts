@@ -46,9 +46,9 @@ const ledgerEntrySchema = Type.Object(
     owed_change: Type.Integer({ description: 'How the entry moved what the account owes: positive when a clawback found the credits spent, negative when paid' }),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'As written when the move was made' }),
     description: Type.String({ description: 'One line saying what the entry was for, e.g. "Scrape of r/node: 12 posts"' }),
-    via: Type.Union([Type.Literal('api'), Type.Literal('mcp'), Type.Literal('dashboard'), Type.Null()], {
+    via: Type.Union([Type.Literal('api'), Type.Literal('mcp'), Type.Literal('dashboard'), Type.Literal('monitor'), Type.Null()], {
       description:
-        'Through which interface the call that this entry pays for came: api, mcp or dashboard; null for grants, operator moves and entries older than this field',
+        'Through which interface the call that this entry pays for came: api, mcp or dashboard; monitor for what a monitor spent by itself (its matches, the drafts it wrote for them); null for grants, operator moves and entries older than this field',
     }),
     created_at: Type.String({ format: 'date-time' }),
   },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
+import { plural } from '../../shared/text.ts';
 import type { CreditsUsecases } from '../credits/credits.usecases.ts';
 import { keysErrors } from '../keys/keys.errors.ts';
 import { isScope, SCOPES } from '../keys/keys.scopes.ts';
@@ -25,7 +26,7 @@ const rollBody = Type.Object({
   overlap: Type.Union(Object.keys(ROLL_OVERLAPS).map((value) => Type.Literal(value as keyof typeof ROLL_OVERLAPS))),
 });
 const keyParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const listQuery = Type.Object({ revoked: Type.Optional(Type.String()) });
+const listQuery = Type.Object({ revoked: Type.Optional(Type.String()), welcome: Type.Optional(Type.String()), password: Type.Optional(Type.String()) });
 
 type ListExtras = Pick<KeysPage, 'created' | 'error' | 'form' | 'notice'>;
 /** Days of the per-key spend chart. */
@@ -68,8 +69,19 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
     return { viewer: viewerOf(request)!, key, spent: spent.get(key.id) ?? 0, days, now: clock() };
   };
 
+  /** The word a redirect here asks for: a revoked key, a new account (with what it can spend), a new password. */
+  const noticeFor = async (request: FastifyRequest, query: Static<typeof listQuery>) => {
+    const { revoked, welcome, password } = query;
+    if (revoked) return 'The key was revoked.';
+    if (password) return 'Your new password is set, and every other browser signed in to this account was logged out.';
+    if (!welcome) return undefined;
+    const balance = await credits.spendableBalance(sessionOf(request).accountId);
+    const start = balance > 0 ? ` It has ${plural(balance, 'credit')} to try the API: create a key, then run the example below.` : ' Create a key, then add credits on the Credits page.';
+    return `Welcome: your account is ready.${start}`;
+  };
+
   app.get('/keys', { schema: { querystring: listQuery } }, async (request, reply) =>
-    sendPage(reply, await listPage(request, { notice: request.query.revoked ? 'The key was revoked.' : undefined })),
+    sendPage(reply, await listPage(request, { notice: await noticeFor(request, request.query) })),
   );
 
   // The token is rendered into this response only: never a redirect, a cookie or a later page.

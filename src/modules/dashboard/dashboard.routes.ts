@@ -11,6 +11,8 @@ import type { InboxUsecases } from '../monitors/inbox/inbox.usecases.ts';
 import type { ScrapeUsecases } from '../scrape/scrape.usecases.ts';
 import type { ConnectionsUsecases } from '../connections/connections.usecases.ts';
 import type { SessionsUsecases } from '../sessions/sessions.usecases.ts';
+import type { SignupUsecases } from '../sessions/sessions.signup.usecases.ts';
+import type { PasswordResetUsecases } from '../sessions/sessions.reset.usecases.ts';
 import type { WebhooksUsecases } from '../webhooks/webhooks.usecases.ts';
 import type { GenerateUsecases } from '../generate/generate.usecases.ts';
 import type { PublishUsecases } from '../publish/publish.usecases.ts';
@@ -28,6 +30,7 @@ import { destinationsRoutes } from './dashboard.destinations-routes.ts';
 import { registerAssets } from './dashboard.assets.ts';
 import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
 import { guestRoutes } from './dashboard.guest-routes.ts';
+import { passwordRoutes } from './dashboard.password-routes.ts';
 import { recipientRoutes } from './dashboard.recipient-routes.ts';
 import { inboxRoutes } from './dashboard.inbox-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
@@ -53,7 +56,10 @@ export interface DashboardOptions {
   publish: PublishUsecases;
   /** The Connections page (Reddit identity for publishing); absent: no such page. */
   connections?: ConnectionsUsecases;
-  allowSignup: boolean;
+  /** Sign-up (at once, or through a mailed link where the server sends mail), and its SIGNUP_CREDITS. */
+  signup: SignupUsecases;
+  /** "Forgot password?": a mailed link, or the words "ask the operator" where the server sends no mail. */
+  passwordReset: PasswordResetUsecases;
   publicUrl: string | null;
   /** The low-balance threshold and the account's webhook endpoint, and the banner every page shows below it. */
   accountSettings: AccountSettingsUsecases;
@@ -111,7 +117,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   registerAssets(app);
   app.get('/', async (_request, reply) => reply.redirect('/dashboard/keys', 302));
-  await app.register(guestRoutes, { sessions: options.sessions, allowSignup: options.allowSignup, policy });
+  await app.register(guestRoutes, { sessions: options.sessions, signup: options.signup, policy });
+  await app.register(passwordRoutes, { sessions: options.sessions, passwordReset: options.passwordReset, policy });
   await app.register(recipientRoutes, { destinations: options.destinations });
   await app.register(async (member) => {
     member.addHook('onRequest', requireSession);

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import type { Committing } from '../../shared/outcomes.ts';
 import type { GenerationsTable as GenerationRow } from './generate.tables.ts';
 
@@ -30,5 +31,5 @@ export const committingGeneration = (id: string, price: number): Committing => (
   id,
   idField: 'generation_id',
   location: `/api/v1/generations/${id}`,
-  money: `was charged ${price} credits (refunded in full if it fails)`,
+  money: `was charged ${plural(price, 'credit')} (refunded in full if it fails)`,
 });

@@ -30,7 +30,7 @@ const accountTools = ({ credits: ledger }: ToolDeps) => [
     title: 'List credit usage',
     description:
       "This account's ledger, newest first: every charge, refund, grant and purchase of credits (and a purchase's refunds and disputes) " +
-      'with what it was for, which key made it and through which interface (via: api, mcp, dashboard).',
+      'with what it was for, which key made it and through which interface (via: api, mcp, dashboard; monitor for what a monitor spent by itself).',
     noun: ['ledger entry', 'ledger entries'],
     list: (accountId, page) => ledger.usage(accountId, page),
     line: (e) => `${e.created_at} ${signed(e.amount)} → ${e.balance_after}: ${e.description}`,

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { sourceOf } from '../../shared/demo.ts';
 import type { Payer } from '../../shared/via.ts';
@@ -58,7 +59,7 @@ export const committingPublication = (id: string, price: number): Committing => 
   id,
   idField: 'publication_id',
   location: `/api/v1/publications/${id}`,
-  money: `holds ${price} credits until Reddit answers (charged only if it goes out)`,
+  money: `holds ${plural(price, 'credit')} until Reddit answers (charged only if it goes out)`,
 });
 
 export function createPublishUsecases(deps: {

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text.ts';
 import type { EventEmitter } from 'node:events';
 import type { JobsConfig, Prices } from '../../shared/config/config.ts';
 import { transaction, type Database } from '../../shared/db/database.ts';
@@ -43,7 +44,7 @@ export const committingScrape = (id: string, price: number): Committing => ({
   id,
   idField: 'scrape_id',
   location: `/api/v1/scrapes/${id}`,
-  money: `holds ${price} credits until it ends (then only what it found is charged)`,
+  money: `holds ${plural(price, 'credit')} until it ends (then only what it found is charged)`,
 });
 
 export function createScrapeUsecases(deps: {

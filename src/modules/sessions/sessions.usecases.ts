@@ -1,13 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { newId } from '../../shared/crypto/ids.ts';
-import { accountsErrors } from '../accounts/accounts.errors.ts';
 import { normalizeEmail, type AccountsUsecases } from '../accounts/accounts.usecases.ts';
 import type { RandomBytes } from '../../shared/crypto/random.ts';
 import { sessionsErrors } from './sessions.errors.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { createSessionsRepository } from './sessions.repository.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
-import { isAppError } from '../../shared/errors.ts';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -42,9 +40,8 @@ export function createSessionsUsecases(deps: {
   clock: () => Date;
   random: RandomBytes;
   ttlHours: number;
-  allowSignup: boolean;
 }) {
-  const { accounts, clock, random, ttlHours, allowSignup } = deps;
+  const { accounts, clock, random, ttlHours } = deps;
   const sessions = createSessionsRepository(deps.db);
 
   /** Always a fresh id: a session that existed before log-in (possibly planted) is dropped. */
@@ -77,20 +74,8 @@ export function createSessionsUsecases(deps: {
     /** The double-submit token of the sign-up and log-in forms, before any session exists. */
     newFormToken: () => random(32).toString('base64url'),
 
-    /**
-     * Creates the account if the email is free, and answers alike when it is not: no session either
-     * way (the person logs in next), and createAccount hashes the password before it looks the email
-     * up, so the two cases cost the same too. Only a bad email or a short password is refused, and
-     * those say nothing about who is registered.
-     */
-    async signUp(input: { email: string; password: string }): Promise<void> {
-      if (!allowSignup) throw accountsErrors.signupDisabled();
-      try {
-        await accounts.createAccount(input.email, input.password);
-      } catch (error) {
-        if (!isAppError(error) || error.code !== 'accounts.email_taken') throw error;
-      }
-    },
+    /** A session for an account that proved itself another way than by log-in (a confirmed sign-up, a reset password). */
+    start,
 
     /**
      * The operator's password reset. It ends every dashboard session of the account: whoever holds
@@ -100,6 +85,9 @@ export function createSessionsUsecases(deps: {
       const account = await accounts.setPassword(email, password);
       return { account, endedSessions: await sessions.deleteForAccount(account.id) };
     },
+
+    /** Ends every dashboard session of the account (a password reset by mail); returns how many. */
+    endAll: (accountId: string) => sessions.deleteForAccount(accountId),
 
     async logIn(input: { email: string; password: string; ip: string; previousId?: string }): Promise<StartedSession> {
       const email = normalizeEmail(input.email);

@@ -3,17 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('dashboard configuration', () => {
-  it('defaults: sign-up on, no public URL, sessions of 168 hours', () => {
-    expect(loadConfig({})).toMatchObject({ allowSignup: true, publicUrl: null, sessionTtlHours: 168 });
+  it('defaults: sign-up on with no credits, no public URL, sessions of 168 hours', () => {
+    expect(loadConfig({})).toMatchObject({ allowSignup: true, signupCredits: 0, publicUrl: null, sessionTtlHours: 168 });
   });
 
-  it('reads ALLOW_SIGNUP, PUBLIC_URL and SESSION_TTL_HOURS', () => {
-    const config = loadConfig({ ALLOW_SIGNUP: 'false', PUBLIC_URL: 'https://dash.example.com/', SESSION_TTL_HOURS: '12' });
-    expect(config).toMatchObject({ allowSignup: false, publicUrl: 'https://dash.example.com', sessionTtlHours: 12 });
+  it('reads ALLOW_SIGNUP, SIGNUP_CREDITS, PUBLIC_URL and SESSION_TTL_HOURS', () => {
+    const config = loadConfig({ ALLOW_SIGNUP: 'false', SIGNUP_CREDITS: '50', PUBLIC_URL: 'https://dash.example.com/', SESSION_TTL_HOURS: '12' });
+    expect(config).toMatchObject({ allowSignup: false, signupCredits: 50, publicUrl: 'https://dash.example.com', sessionTtlHours: 12 });
   });
 
   it.each([
     ['ALLOW_SIGNUP', 'no'],
+    ['SIGNUP_CREDITS', '-5'],
+    ['SIGNUP_CREDITS', '2.5'],
+    ['SIGNUP_CREDITS', '1000001'],
     ['PUBLIC_URL', 'ftp://example.com'],
     ['SESSION_TTL_HOURS', '0'],
     ['SESSION_TTL_HOURS', 'a week'],

@@ -32,6 +32,8 @@ export interface Config {
   logLevel: string;
   /** Whether the dashboard's sign-up page accepts new accounts. */
   allowSignup: boolean;
+  /** Credits a dashboard sign-up starts with (a grant in its ledger); 0: none. */
+  signupCredits: number;
   /** Where people reach the dashboard; an https URL makes the session cookie Secure. */
   publicUrl: string | null;
   /** Who API users should write to, as the API document's info.contact; null: the document names no one. */
@@ -232,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel,
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
+    signupCredits: integer(env, 'SIGNUP_CREDITS', 0, 0, 1_000_000),
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null,
     apiContact: apiContact(env),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 366),

@@ -27,6 +27,7 @@ import { destinationsMigration } from './migrations/0024_destinations.ts';
 import { alertRoutesMigration } from './migrations/0025_alert_routes.ts';
 import { destinationConfirmationMigration } from './migrations/0026_destination_confirmation.ts';
 import { webhookSecretRollMigration } from './migrations/0027_webhook_secret_roll.ts';
+import { accountTokensMigration } from './migrations/0028_account_tokens.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0025_alert_routes': alertRoutesMigration,
   '0026_destination_confirmation': destinationConfirmationMigration,
   '0027_webhook_secret_roll': webhookSecretRollMigration,
+  '0028_account_tokens': accountTokensMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

@@ -1,5 +1,6 @@
+import { plural } from '../../../shared/text.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, errorBox, page } from './layout.ts';
+import { csrfField, errorBox, noticeBox, page } from './layout.ts';
 
 interface AuthForm {
   csrfToken: string;
@@ -7,27 +8,23 @@ interface AuthForm {
   error?: string;
 }
 
-/** The answer to every accepted sign-up: it must read the same whether or not the email was free. */
-const signedUpNotice = (email: string | undefined) =>
-  html`<p class="alert alert-ok" role="status">If ${email} was free, its account is ready: log in with the password
-you just chose. If it was already registered, log in with its password, or ask the operator to set a new one
-(<code>subpilot accounts set-password</code>).</p>`;
-
-export function loginPage(form: AuthForm & { allowSignup: boolean; signedUp?: boolean }): Html {
+export function loginPage(form: AuthForm & { allowSignup: boolean; notice?: string }): Html {
   return page({
     title: 'Log in',
-    body: html`${errorBox(form.error)}${form.signedUp ? signedUpNotice(form.email) : null}
+    body: html`${errorBox(form.error)}${noticeBox(form.notice)}
 <form method="post" action="/dashboard/login" class="card narrow">
   ${csrfField(form.csrfToken)}
   <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   <button type="submit">Log in</button>
+  <p class="muted"><a href="/dashboard/password-reset">Forgot password?</a></p>
 </form>
 ${form.allowSignup ? html`<p>No account yet? <a href="/dashboard/signup">Sign up</a>.</p>` : null}`,
   });
 }
 
-export function signupPage(form: AuthForm & { allowSignup: boolean }): Html {
+/** `credits`: what a new account starts with (SIGNUP_CREDITS), said on the form when there are any. */
+export function signupPage(form: AuthForm & { allowSignup: boolean; credits: number }): Html {
   if (!form.allowSignup) {
     return page({
       title: 'Sign up',
@@ -40,6 +37,7 @@ export function signupPage(form: AuthForm & { allowSignup: boolean }): Html {
     body: html`${errorBox(form.error)}
 <form method="post" action="/dashboard/signup" class="card narrow">
   ${csrfField(form.csrfToken)}
+  ${form.credits > 0 ? html`<p>A new account starts with <strong>${plural(form.credits, 'credit')}</strong> to try the API.</p>` : null}
   <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required></label>
   <label>Password <span class="muted">(at least 10 characters)</span>
     <input type="password" name="password" autocomplete="new-password" minlength="10" required></label>

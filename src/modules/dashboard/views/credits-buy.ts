@@ -38,10 +38,10 @@ function packCard(view: BuyView, pack: Pack): Html {
   return html`<li class="pack">
     <form method="post" action="/dashboard/credits/buy">
       ${csrfField(view.viewer.csrfToken)}<input type="hidden" name="credits" value="${pack.credits}">
-      <p class="pack-credits"><strong>${pack.credits}</strong> credits</p>
+      <p class="pack-credits"><strong>${pack.credits}</strong> ${pack.credits === 1 ? 'credit' : 'credits'}</p>
       <p class="pack-price">${price}</p>
       <p class="muted pack-rate">${perThousand(pack, view.offer.currency)} per 1,000 credits</p>
-      <button type="submit" aria-label="Buy ${pack.credits} credits for ${price}">Buy</button>
+      <button type="submit" aria-label="Buy ${credits(pack.credits)} for ${price}">Buy</button>
     </form>
   </li>`;
 }
@@ -125,7 +125,7 @@ export function autoTopupSection(view: BuyView): Html | null {
       <input type="number" name="threshold" value="${input.threshold}" min="1" max="1000000000" step="1" inputmode="numeric" required></label>
     <label>Pack to buy
       <select name="pack">${offer.packs.map(
-        (pack) => html`<option value="${pack.credits}"${String(pack.credits) === input.pack ? html` selected` : null}>${pack.credits} credits, ${packPrice(pack, offer.currency)}</option>`,
+        (pack) => html`<option value="${pack.credits}"${String(pack.credits) === input.pack ? html` selected` : null}>${credits(pack.credits)}, ${packPrice(pack, offer.currency)}</option>`,
       )}</select></label>
     <label>At most (top-ups a month)
       <input type="number" name="monthly_max" value="${input.monthlyMax}" min="1" max="100" step="1" inputmode="numeric" required></label>

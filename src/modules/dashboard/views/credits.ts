@@ -18,7 +18,7 @@ function pageOf(entry: Entry): string | null {
   return null;
 }
 
-const VIA_LABELS = { api: 'API', mcp: 'MCP', dashboard: 'Dashboard' } as const;
+const VIA_LABELS = { api: 'API', mcp: 'MCP', dashboard: 'Dashboard', monitor: 'Monitor' } as const;
 
 /** Isolated: it can quote a subreddit or Reddit's own words, which may carry bidirectional controls. */
 function described(entry: Entry): Html {
@@ -84,7 +84,7 @@ export function creditsPage(view: CreditsPage): Html {
     title: 'Credits',
     viewer: view.viewer,
     section: 'credits',
-    body: html`${noticeBox(view.notice)}<p class="balance">Balance: <strong>${view.balance}</strong> credits</p>
+    body: html`${noticeBox(view.notice)}<p class="balance">Balance: <strong>${view.balance}</strong> ${view.balance === 1 ? 'credit' : 'credits'}</p>
 ${view.owed > 0
   ? html`<p class="alert alert-warn owed">${view.owed} credit${view.owed === 1 ? '' : 's'} owed from a refund or dispute: the next purchase or grant pays them first.</p>`
   : null}

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text.ts';
 import type { GenerateUsecases } from '../../generate/generate.usecases.ts';
 import { html, type Html } from './html.ts';
 import { badge, cursorPager, page, when, type Viewer } from './layout.ts';
@@ -46,7 +47,7 @@ export function draftPage(viewer: Viewer, draft: Draft): Html {
   <dt>Kind</dt><dd>${kindOf(draft)}${draft.post_id ? html`, replying to ${redditPost(draft.post_id)}` : null}</dd>
   <dt>Instructions</dt><dd><bdi>${draft.instructions}</bdi>${draft.tone ? html` <span class="muted">(tone: <bdi>${draft.tone}</bdi>)</span>` : null}</dd>
   <dt>Model</dt><dd>${draft.model ?? html`<span class="muted">—</span>`}${usage ? html` <span class="muted">(${usage.total_tokens} tokens)</span>` : null}</dd>
-  <dt>Charged</dt><dd>${draft.credits.charged} credits</dd>
+  <dt>Charged</dt><dd>${plural(draft.credits.charged, 'credit')}</dd>
   <dt>Created</dt><dd>${when(draft.created_at)}</dd>
 </dl>
 ${draft.error ? html`<p class="alert alert-error">${draft.error}</p>` : null}

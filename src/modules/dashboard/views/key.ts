@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text.ts';
 import { monthOf, nextMonthStart } from '../../../shared/calendar.ts';
 import type { RollOverlap } from '../../keys/keys.usecases.ts';
 import { html, type Html } from './html.ts';
@@ -25,8 +26,8 @@ const OVERLAP_LABELS: [RollOverlap, string][] = [
 
 function spendFacts(key: KeyRow, spent: number, now: Date): Html {
   const limit = key.monthly_credit_limit;
-  if (limit === null) return html`<dd>${spent} credits <span class="muted">(no monthly limit)</span></dd>`;
-  return html`<dd>${spent} of ${limit} credits <meter min="0" max="${limit}" value="${Math.min(spent, limit)}">${spent} / ${limit}</meter>
+  if (limit === null) return html`<dd>${plural(spent, 'credit')} <span class="muted">(no monthly limit)</span></dd>`;
+  return html`<dd>${spent} of ${plural(limit, 'credit')} <meter min="0" max="${limit}" value="${Math.min(spent, limit)}">${spent} / ${limit}</meter>
     <span class="muted">resets ${when(nextMonthStart(monthOf(now)))}</span></dd>`;
 }
 

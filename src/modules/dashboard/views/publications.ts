@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text.ts';
 import type { PublishUsecases } from '../../publish/publish.usecases.ts';
 import { html, safeHref, type Html } from './html.ts';
 import { badge, cursorPager, demoLabel, page, when, type Viewer } from './layout.ts';
@@ -51,7 +52,7 @@ export function publicationPage(viewer: Viewer, p: Publication): Html {
   <dt>Where</dt><dd>${where(p)}${p.author ? html` as u/<bdi>${p.author}</bdi>` : null}</dd>
   <dt>On Reddit</dt><dd>${onReddit(p)}</dd>
   <dt>From draft</dt><dd>${p.generation_id ? html`<a href="/dashboard/drafts/${p.generation_id}">${p.generation_id}</a>` : html`<span class="muted">— (text sent with the request)</span>`}</dd>
-  <dt>Charged</dt><dd>${p.credits.charged} credits</dd>
+  <dt>Charged</dt><dd>${plural(p.credits.charged, 'credit')}</dd>
   <dt>Created</dt><dd>${when(p.created_at)}</dd>
   <dt>Settled</dt><dd>${when(p.completed_at, 'not yet')}</dd>
 </dl>

@@ -1,5 +1,5 @@
 import { filterText, withoutDirectionControls, type ScrapeUsecases } from '../../scrape/scrape.usecases.ts';
-import { capText, postsAndComments } from '../../../shared/text.ts';
+import { capText, plural, postsAndComments } from '../../../shared/text.ts';
 import { html, safeHref, type Html } from './html.ts';
 import { badge, cursorPager, demoLabel, page, when, type Viewer } from './layout.ts';
 
@@ -218,7 +218,7 @@ export function scrapePage(view: ScrapePage): Html {
   <dt>Subreddits</dt><dd>${isolatedList(scrape.subreddits)}</dd>
   <dt>Keywords</dt><dd>${isolatedList(scrape.keywords)}</dd>
   <dt>Sort and time</dt><dd>${scrape.sort}, ${scrape.time}, up to ${scrape.limit} results</dd>
-  <dt>Charged</dt><dd>${scrape.credits.charged} credits</dd>
+  <dt>Charged</dt><dd>${plural(scrape.credits.charged, 'credit')}</dd>
   <dt>Started</dt><dd>${when(scrape.created_at)}</dd>
 </dl>
 ${scrape.error ? html`<p class="alert alert-error">${scrape.error}</p>` : null}

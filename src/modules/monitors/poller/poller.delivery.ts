@@ -133,7 +133,7 @@ export function createMatchDelivery(deps: {
           room--;
           // A draft only when the account can pay for it too; the match is delivered either way.
           if (Number(monitor.draft_replies) === 1 && canPayDraft(prices, balance)) {
-            const payer = { accountId: monitor.account_id, keyId: null, via: monitor.via };
+            const payer = { accountId: monitor.account_id, keyId: null, via: 'monitor' as const };
             const stored = { type: item.type, reddit_id: item.id, subreddit: `r/${item.subreddit}`, title: item.title, body: item.body, author: item.author, permalink: item.permalink, match_id: id };
             const draft = await deps.drafts.prepareForMatch(trx, payer, stored, monitor.draft_instructions);
             if (draft) {
