@@ -21,6 +21,7 @@ export const SLOW_TIER = [
   'test/scale/database-outage.test.ts',
   'test/cli/serve-startup.test.ts',
   'test/docs/typescript-examples.test.ts',
+  'sdk/typescript/test/compile.test.ts',
   'test/scale/account-limits.test.ts',
   'test/api/openapi-lint.test.ts',
   'test/docs/webhook-receivers.test.ts',
