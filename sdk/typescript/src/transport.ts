@@ -99,6 +99,23 @@ function attemptSignal(timeoutMs: number, outer: AbortSignal | undefined) {
   };
 }
 
+/** The wait before a retry, cut short by the caller's abort. */
+function pause(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return sleep(ms);
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    sleep(ms).then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      reject,
+    );
+  });
+}
+
 /** Sends calls: the key in its header, retries as `retryDelay` decides, one `Idempotency-Key` per call. */
 export class Transport {
   readonly #options: TransportOptions;
@@ -117,7 +134,7 @@ export class Transport {
     const url = urlOf(options.baseUrl, template, input.path, input.query);
     const keyed = KEYED.has(operation);
     const idempotencyKey = keyed ? (input.idempotencyKey ?? globalThis.crypto.randomUUID()) : null;
-    const headers: Record<string, string> = { accept: 'application/json', ...input.headers, authorization: `Bearer ${options.apiKey}` };
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...input.headers, authorization: `Bearer ${options.apiKey}` };
     if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
@@ -157,7 +174,7 @@ export class Transport {
       }
       const wait = retryDelay(failure, attempt, kind, options);
       if (wait === null) throw failure;
-      await options.sleep(wait);
+      await pause(options.sleep, wait, input.signal);
     }
   }
 }

@@ -1,12 +1,16 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWebhookSecret, signWebhook } from '../../../src/modules/webhooks/webhooks.signing.ts';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { hasChromium, releaseChromium, sharedChromium } from '../../../test/support/browser.ts';
 import { fencedBlocks } from '../../../test/support/markdown.ts';
 import { ROUTES } from '../src/routes.ts';
+import { startSameOrigin } from './same-origin.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => resolve('node_modules', '.bin', name);
@@ -26,8 +30,10 @@ const problems = (command: Promise<unknown>) => command.then(
 describe('the TypeScript SDK as a package', () => {
   let app: TestApp;
   let dir: string;
+  /** What tsc said building the package into dist/ ('' when it built). */
+  let built: string;
   beforeAll(async () => {
-    app = await startTestApp('sqlite', { worker: false });
+    app = await startTestApp('sqlite');
     dir = mkdtempSync(join(tmpdir(), 'subpilot-sdk-'));
     await run(bin('openapi-typescript'), [`${app.url}/openapi.json`, '-o', join(dir, 'api.ts')]);
     // Into the tree whole or not at all: a run beside this one may be reading the file.
@@ -35,20 +41,63 @@ describe('the TypeScript SDK as a package', () => {
     mkdirSync(generated, { recursive: true });
     copyFileSync(join(dir, 'api.ts'), join(generated, `api.ts.${process.pid}`));
     renameSync(join(generated, `api.ts.${process.pid}`), join(generated, 'api.ts'));
-  }, 120_000);
+    built = await problems(run(process.execPath, [bin('tsc'), '-p', sdk, '--outDir', join(dir, 'dist')]));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  }, 180_000);
   afterAll(async () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
     await app?.close();
   });
 
   it('compiles with tsc --strict from the generated types, without Node types, and runs from dist/ in plain Node', async () => {
-    expect(await problems(run(process.execPath, [bin('tsc'), '-p', sdk, '--outDir', join(dir, 'dist')]))).toBe('');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    expect(built).toBe('');
     const { token } = await app.accountWithKey(7);
     const script = `const { Subpilot } = await import(${JSON.stringify(join(dir, 'dist', 'index.js'))});
       console.log((await new Subpilot({ baseUrl: process.env.BASE_URL }).getBalance()).balance);`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, BASE_URL: app.url, SUBPILOT_API_KEY: token } });
     expect(stdout.trim()).toBe('7');
+  }, 120_000);
+
+  it.skipIf(!hasChromium)('runs in Chromium from dist/, with no Node in the page: calls the API, pays once, verifies a webhook', async () => {
+    expect(built).toBe('');
+    const { token } = await app.accountWithKey(10);
+    app.reddit.addPost({ subreddit: 'node', title: 'An sdk in a browser' });
+    const origin = await startSameOrigin(join(dir, 'dist'), app.url);
+    const browser = await sharedChromium();
+    try {
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${origin.url}/`);
+      await page.waitForFunction(() => 'sdk' in window);
+      const secret = newWebhookSecret(randomBytes);
+      const body = JSON.stringify({ type: 'webhook.test', timestamp: '2026-11-23T12:00:00.000Z', data: {} });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, 'msg_1', timestamp, body) };
+      const seen = await page.evaluate(
+        async ({ apiKey, secret, headers, body }) => {
+          const sdk = (window as unknown as { sdk: typeof import('../src/index.ts') }).sdk;
+          const client = new sdk.Subpilot({ apiKey, baseUrl: location.origin });
+          const scrape = await client.createScrape({ subreddits: ['r/node'], keywords: ['browser'] });
+          const forged = await sdk.verifyWebhook(secret, headers, body.replace('webhook', 'forged')).then(
+            () => 'accepted',
+            (e: Error) => e.name,
+          );
+          return {
+            node: typeof (globalThis as { process?: unknown }).process,
+            status: scrape.status,
+            balance: client.responseOf(scrape)?.creditsBalance,
+            key: client.responseOf(scrape)?.idempotencyKey,
+            event: (await sdk.verifyWebhook(secret, headers, body)).type,
+            forged,
+          };
+        },
+        { apiKey: token, secret, headers, body },
+      );
+      expect(seen).toMatchObject({ node: 'undefined', status: 'completed', balance: 9, event: 'webhook.test', forged: 'WebhookVerificationError' });
+      expect(seen.key).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await releaseChromium(browser);
+      await origin.close();
+    }
   }, 120_000);
 
   it("compiles the README's examples with tsc --strict, as a reader's Node project that installed the package", async () => {

@@ -61,6 +61,25 @@ describe.each(engines)('the TypeScript SDK meeting the real rate limit on %s', (
     expect(error).toMatchObject({ status: 429, code: 'rate_limit.exceeded', attempts: 3 });
     expect(waits).toEqual([2000, 2000]);
   });
+
+  it("stops waiting for a retry when the caller's signal aborts", async () => {
+    clock.set('2026-11-23T12:06:58.000Z');
+    const { token } = await app.accountWithKey(10);
+    const controller = new AbortController();
+    // A wait that never ends by itself: only the abort can end the call.
+    let waiting!: () => void;
+    const waitStarted = new Promise<void>((resolve) => (waiting = resolve));
+    const sleep = () => {
+      waiting();
+      return new Promise<void>(() => undefined);
+    };
+    const client = new Subpilot({ apiKey: token, baseUrl: app.url, sleep });
+    await client.getBalance();
+    const call = client.getBalance({ signal: controller.signal });
+    await waitStarted;
+    controller.abort(new Error('the caller gave up'));
+    await expect(call).rejects.toThrow('the caller gave up');
+  });
 });
 
 describe.each(engines)('the TypeScript SDK when an answer is lost on the way, on %s', (engine) => {
