@@ -32,7 +32,7 @@ export default defineConfig({
     // more, the machine is about 90% busy during a run (docs/testing.md, "Where the gate's time goes").
     maxWorkers: availableParallelism() + 1,
     projects: [
-      { test: { ...tier, name: 'fast', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: SLOW_TIER } },
+      { test: { ...tier, name: 'fast', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'sdk/*/test/**/*.test.ts'], exclude: SLOW_TIER } },
       { test: { ...tier, name: 'slow', include: SLOW_TIER } },
     ],
   },

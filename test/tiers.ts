@@ -22,6 +22,7 @@ export const SLOW_TIER = [
   'test/cli/serve-startup.test.ts',
   'test/docs/quickstart-demo.test.ts',
   'test/docs/typescript-examples.test.ts',
+  'sdk/typescript/test/compile.test.ts',
   'test/scale/account-limits.test.ts',
   'test/api/openapi-lint.test.ts',
   'test/docs/webhook-receivers.test.ts',
