@@ -45,7 +45,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     await app?.close();
   });
 
-  const client = (token: string, env: Record<string, string> = {}) => ({ SUBPILOT_API_KEY: token, SUBPILOT_BASE_URL: proxy.url, ...env });
+  const client = (token: string, env: Record<string, string> = {}) => ({ SUBPILOT_API_KEY: token, BASE_URL: proxy.url, ...env });
 
   async function newMonitor(token: string): Promise<string> {
     const response = await app.api('POST', '/api/v1/monitors', { token, body: { name: 'Seeded', subreddits: ['r/node'], keywords: ['seeded'] } });
@@ -202,7 +202,7 @@ describe.each(engines)('the Python SDK against a server that allows one call a m
     await sdk.python('test_rate_limit.py', {
       SUBPILOT_API_KEY: first.token,
       OTHER_KEY: other.token,
-      SUBPILOT_BASE_URL: app.url,
+      BASE_URL: app.url,
       CLOCK_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}/advance`,
     });
     expect(now).toBe(Date.parse('2026-03-01T12:01:00Z'));

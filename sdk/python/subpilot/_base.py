@@ -4,6 +4,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random as _random
 import socket
 import time
 import urllib.error
@@ -20,8 +21,12 @@ from .version import __version__
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 # Methods whose request may be repeated as it is: sent twice, they do what they did once.
 REPEATABLE = frozenset({"GET", "HEAD", "PUT", "DELETE"})
-# A 409 that says "the first request with this key is still running": its retry gets that outcome.
-IN_PROGRESS = frozenset({"idempotency.in_progress", "generate.in_progress"})
+# 503s that say nothing was created: any call may be sent again.
+NOTHING_DONE = frozenset({"unavailable"})
+# 503s after which the work may have been done: only a call that cannot do it twice is sent again.
+MAYBE_DONE = frozenset({"answer_lost", "outcome_unknown"})
+# 409s that say "the first request with this key is still running": its retry gets that outcome.
+IN_PROGRESS = frozenset({"idempotency.in_progress", "generate.in_progress", "publish.in_progress"})
 
 QueryValue = Union[str, int, float, None]
 
@@ -63,35 +68,38 @@ def _lower(headers: Message[str, str]) -> Dict[str, str]:
 
 
 class BaseClient:
-    """The key (`api_key`, else `SUBPILOT_API_KEY`), the address (`base_url`, else `SUBPILOT_BASE_URL`,
-    else http://127.0.0.1:8080) and how calls are retried.
+    """The key (`api_key`, else `SUBPILOT_API_KEY`), the server (`base_url`) and how calls are retried.
 
-    A 429, a 503 that says when to come back (`Retry-After`) and a 409 "still in progress" are retried
-    up to `max_retries` times, waiting what `Retry-After` asks (else 0.5 s, 1 s, 2 s, ...), never
-    longer than `max_retry_wait` seconds: a longer wait is raised at once. A call that got no answer is
-    retried only when repeating it cannot do it twice. `sleep` is how the client waits (tests pass
-    their own). `last_response` is the last answer this client received.
+    Retried, up to `max_retries` times: a 429 (not a bad key's `auth.too_many_failures`, which waiting
+    does not mend), a 503 `unavailable` (nothing was done) and, for a call that cannot run twice (a
+    GET, PUT or DELETE, or a call with its `Idempotency-Key`), a 503 after which the work may have
+    been done (`answer_lost`, `outcome_unknown`, a proxy's 503), a 409 "still in progress" and a lost
+    answer. The wait is what `Retry-After` asks, else 0.5 s, 1 s, 2 s, ... with jitter (`random`),
+    never longer than `max_retry_wait` seconds: a longer wait is raised at once. `sleep` is how the
+    client waits (tests pass their own).
     """
 
     def __init__(
         self,
         api_key: Optional[str] = None,
         *,
-        base_url: Optional[str] = None,
-        timeout: float = 30.0,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = 60.0,
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
+        random: Callable[[], float] = _random.random,
     ) -> None:
         key = api_key if api_key is not None else os.environ.get("SUBPILOT_API_KEY", "")
         if not key.strip():
             raise ValueError("No API key: pass api_key= or set SUBPILOT_API_KEY.")
         self._key = _Key(key.strip())
-        self.base_url = (base_url or os.environ.get("SUBPILOT_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
         self._sleep = sleep
+        self._random = random
         self._opener = urllib.request.build_opener(_NoRedirects())
         self._last_response: Optional[ApiResponse] = None
 
@@ -134,43 +142,52 @@ class BaseClient:
             sent["Content-Type"] = "application/json"
         if key is not None:
             sent["Idempotency-Key"] = key
+        # Sent twice, the call does what it did once: its method says so, or its key makes it so.
+        safe = key is not None or method in REPEATABLE
         attempt = 1
         while True:
             try:
                 status, answer_headers, raw = self._send(method, url, data, sent)
             except _Unanswered as lost:
-                if attempt <= self.max_retries and (lost.unsent or key is not None or method in REPEATABLE):
-                    self._sleep(self._backoff(attempt))
-                    attempt += 1
-                    continue
-                raise SubpilotConnectionError(f"No answer from {self.base_url} to {method} {path}: {lost.__cause__}", key) from lost.__cause__
+                # A request that never left (the connection was refused) may be sent again whatever it is.
+                wait = self._wait(attempt, None) if safe or lost.unsent else None
+                if wait is None:
+                    message = f"No answer from {self.base_url} to {method} {path} after {attempt} attempt(s): {lost.__cause__}"
+                    raise SubpilotConnectionError(message, key, attempt) from lost.__cause__
+                self._sleep(wait)
+                attempt += 1
+                continue
             response = ApiResponse(status, answer_headers, attempt, key)
             self._last_response = response
             if status < 400:
                 return json.loads(raw.decode("utf-8")) if raw.strip() else None
             error = SubpilotError.from_answer(response, raw)
-            wait = self._retry_wait(error, attempt)
+            wait = self._wait(attempt, response.retry_after) if self._retried(error, safe, key is not None) else None
             if wait is None:
                 raise error
             self._sleep(wait)
             attempt += 1
 
-    def _retry_wait(self, error: SubpilotError, attempt: int) -> Optional[float]:
-        """How long to wait before trying `error`'s call again, or None when it is not retried."""
-        response = error.response
+    @staticmethod
+    def _retried(error: SubpilotError, safe: bool, keyed: bool) -> bool:
+        """Whether sending `error`'s call again can help, and cannot do the work twice."""
+        # A 429 comes before the body is read and before any charge, so any call may repeat it.
+        return (
+            (error.status == 429 and not error.code.startswith("auth."))
+            or (error.status == 503 and error.code in NOTHING_DONE)
+            or (safe and error.code in MAYBE_DONE)
+            # A 503 that is not a problem of the API comes from something in front of it (a proxy).
+            or (safe and error.status == 503 and "code" not in error.problem)
+            or (keyed and error.status == 409 and error.code in IN_PROGRESS)
+        )
+
+    def _wait(self, attempt: int, asked: Optional[float]) -> Optional[float]:
+        """Seconds to wait before the next attempt: what was asked, else a back-off; None past the bounds."""
         if attempt > self.max_retries:
             return None
-        retried = (
-            error.status == 429
-            # A replayed 503 is its key's fixed outcome: asking again would replay it again.
-            or (error.status == 503 and response.retry_after is not None and not response.idempotent_replayed)
-            or (error.status == 409 and error.code in IN_PROGRESS)
-        )
-        wait = response.retry_after if response.retry_after is not None else self._backoff(attempt)
-        return wait if retried and wait <= self.max_retry_wait else None
-
-    def _backoff(self, attempt: int) -> float:
-        return min(self.max_retry_wait, 0.5 * 2 ** (attempt - 1))
+        ceiling = min(self.max_retry_wait, 0.5 * 2 ** (attempt - 1))
+        wait = asked if asked is not None else ceiling * (0.5 + self._random() / 2)
+        return wait if wait <= self.max_retry_wait else None
 
     def _send(self, method: str, url: str, data: Optional[bytes], headers: Dict[str, str]) -> Tuple[int, Dict[str, str], bytes]:
         request = urllib.request.Request(url, data=data, headers=headers, method=method)

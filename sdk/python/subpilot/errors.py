@@ -51,6 +51,7 @@ class SubpilotConnectionError(ConnectionError):
     call again (`idempotency_key=...`) and the API answers the first outcome instead of paying again.
     """
 
-    def __init__(self, message: str, idempotency_key: Optional[str] = None) -> None:
+    def __init__(self, message: str, idempotency_key: Optional[str] = None, attempts: int = 1) -> None:
         super().__init__(message)
         self.idempotency_key = idempotency_key
+        self.attempts = attempts

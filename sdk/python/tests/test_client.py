@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import socket
+import socketserver
+import threading
 import unittest
 from email.utils import formatdate
 from unittest import mock
@@ -25,8 +27,8 @@ def unanswered_url() -> str:
 
 class TheKey(unittest.TestCase):
     def test_the_key_comes_from_subpilot_api_key_and_is_never_shown(self) -> None:
-        with mock.patch.dict(os.environ, {"SUBPILOT_API_KEY": KEY, "SUBPILOT_BASE_URL": "https://api.example.com/"}):
-            client = Subpilot()
+        with mock.patch.dict(os.environ, {"SUBPILOT_API_KEY": KEY}):
+            client = Subpilot(base_url="https://api.example.com/")
         self.assertEqual(client.base_url, "https://api.example.com")
         for shown in (repr(client), str(client), repr(vars(client))):
             self.assertNotIn(KEY, shown)
@@ -40,11 +42,11 @@ class TheKey(unittest.TestCase):
 class NoAnswer(unittest.TestCase):
     def test_a_refused_connection_is_retried_with_growing_waits_then_raised_with_the_key_to_retry_with(self) -> None:
         sleeps = Sleeps()
-        client = Subpilot(KEY, base_url=unanswered_url(), sleep=sleeps)
+        client = Subpilot(KEY, base_url=unanswered_url(), sleep=sleeps, random=lambda: 1.0)
         with self.assertRaises(SubpilotConnectionError) as raised:
             client.create_scrape({"subreddits": ["r/node"], "keywords": ["x"]}, idempotency_key="retry-me")
         self.assertEqual(sleeps.asked, [0.5, 1.0, 2.0])
-        self.assertEqual(raised.exception.idempotency_key, "retry-me")
+        self.assertEqual((raised.exception.idempotency_key, raised.exception.attempts), ("retry-me", 4))
         self.assertNotIn(KEY, str(raised.exception))
 
     def test_max_retries_zero_makes_one_attempt(self) -> None:
@@ -52,6 +54,39 @@ class NoAnswer(unittest.TestCase):
         with self.assertRaises(SubpilotConnectionError):
             Subpilot(KEY, base_url=unanswered_url(), sleep=sleeps, max_retries=0).get_balance()
         self.assertEqual(sleeps.asked, [])
+
+
+class Hangup(socketserver.BaseRequestHandler):
+    """Reads a request and closes the connection without an answer: the request may have been acted on."""
+
+    def handle(self) -> None:
+        self.request.recv(65536)
+
+
+class LostAnswers(unittest.TestCase):
+    def setUp(self) -> None:
+        self.server = socketserver.TCPServer(("127.0.0.1", 0), Hangup)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def tearDown(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def test_a_read_or_a_call_with_its_key_is_sent_again_and_a_post_without_one_is_not(self) -> None:
+        sleeps = Sleeps()
+        client = Subpilot(KEY, base_url=self.url, sleep=sleeps, random=lambda: 0.0)
+        for call, attempts in [
+            (lambda: client.get_balance(), 4),
+            (lambda: client.create_monitor({"name": "m", "subreddits": ["r/node"], "keywords": ["x"]}), 4),
+            (lambda: client.create_destination({"kind": "discord", "name": "d", "url": "https://discord.com/api/webhooks/1/x"}), 1),
+            (lambda: client.update_match("mat_1", {"status": "dismissed"}), 1),
+        ]:
+            with self.assertRaises(SubpilotConnectionError) as raised:
+                call()
+            self.assertEqual(raised.exception.attempts, attempts)
+        # Without Retry-After the waits grow from 0.5 s, jittered down to half of it at most.
+        self.assertEqual(sleeps.asked, [0.25, 0.5, 1.0] * 2)
 
 
 class Answers(unittest.TestCase):

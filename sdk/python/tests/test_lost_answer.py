@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import unittest
 
-from support import Sleeps, report
+from support import Sleeps, env, report
 
 from subpilot import Subpilot
 
@@ -11,7 +11,7 @@ from subpilot import Subpilot
 class LostAnswer(unittest.TestCase):
     def test_a_scrape_whose_answer_was_lost_is_sent_again_with_the_same_key_and_paid_once(self) -> None:
         sleeps = Sleeps()
-        client = Subpilot(sleep=sleeps)
+        client = Subpilot(base_url=env("BASE_URL"), sleep=sleeps, random=lambda: 1.0)
         scrape = client.create_scrape({"subreddits": ["r/node"], "keywords": ["lost"]})
         answer = client.last_response
         self.assertEqual(answer.attempts, 2)

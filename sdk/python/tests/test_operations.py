@@ -10,7 +10,7 @@ from subpilot import Subpilot
 
 class EveryOperation(unittest.TestCase):
     def test_every_operation_answers_through_its_method(self) -> None:
-        client = Subpilot()
+        client = Subpilot(base_url=env("BASE_URL"))
         self.assertGreater(client.get_balance()["balance"], 0)
         self.assertIsInstance(client.list_usage(limit=5)["data"], list)
         self.assertEqual(len(client.get_daily_usage(days=7)["days"]), 7)

@@ -10,7 +10,7 @@ from subpilot import Subpilot
 
 class Paging(unittest.TestCase):
     def setUp(self) -> None:
-        self.client = Subpilot()
+        self.client = Subpilot(base_url=env("BASE_URL"))
         self.monitor = env("MONITOR_ID")
         self.stored = env("MATCH_IDS").split(",")  # in the order they were stored
 

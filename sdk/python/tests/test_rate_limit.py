@@ -17,7 +17,7 @@ def advance_server_clock(seconds: float) -> None:
 class RateLimited(unittest.TestCase):
     def test_a_429_is_waited_for_as_long_as_retry_after_says_then_retried_once(self) -> None:
         sleeps = Sleeps(then=advance_server_clock)
-        client = Subpilot(sleep=sleeps)
+        client = Subpilot(base_url=env("BASE_URL"), sleep=sleeps)
         client.get_balance()  # the key's one call of this minute
         balance = client.get_balance()
         answer = client.last_response
@@ -27,7 +27,7 @@ class RateLimited(unittest.TestCase):
 
     def test_a_wait_longer_than_max_retry_wait_is_raised_at_once(self) -> None:
         sleeps = Sleeps()
-        client = Subpilot(env("OTHER_KEY"), sleep=sleeps, max_retry_wait=1)
+        client = Subpilot(env("OTHER_KEY"), base_url=env("BASE_URL"), sleep=sleeps, max_retry_wait=1)
         client.get_balance()
         with self.assertRaises(SubpilotError) as raised:
             client.get_balance()
