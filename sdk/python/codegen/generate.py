@@ -118,7 +118,7 @@ def generate(document: Schema) -> Dict[str, str]:
 
 def main(argv: List[str]) -> int:
     source = argv[1]
-    text = urllib.request.urlopen(source).read() if "://" in source else Path(source).read_bytes()  # noqa: S310
+    text = urllib.request.urlopen(source).read() if "://" in source else Path(source).read_bytes()
     files = generate(json.loads(text))
     if "--check" in argv:
         stale = [name for name, content in files.items() if not (PACKAGE / name).exists() or (PACKAGE / name).read_text() != content]

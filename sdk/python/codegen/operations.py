@@ -1,14 +1,12 @@
 """The API's operations as methods: one per operation, and iterators over the paged lists."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from schemas import REF, Module, Renderer, Schema, pascal
-
-HEADER_ARGUMENTS = {"idempotency-key": "idempotency_key", "prefer": "prefer"}
-
+from schemas import REF, Module, Renderer, Schema, docstring, pascal
 
 def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
@@ -52,18 +50,26 @@ class Methods:
     def __init__(self, renderer: Renderer, components: Dict[str, Schema]) -> None:
         self.renderer = renderer
         self.components = components
+        self.rendered: Dict[Tuple[str, str], str] = {}
 
     def imports(self, tag: str) -> Module:
         """What the methods' module of `tag` uses: `typing` names, and models (under any module name)."""
         return self.renderer.module(f"api.{tag}")
 
     def type_of(self, schema: Schema, hint: str, tag: str) -> str:
-        """The type expression in the methods' module; an inline object is defined in the models' module of `tag`."""
-        if schema.get("properties"):
-            name = self.renderer.define(hint, schema, tag)
-            self.imports(tag).imports.setdefault(tag, set()).add(name)
-            return name
-        return self.renderer.render(schema, hint, f"api.{tag}")
+        """The type expression in the methods' module; an inline object is defined in the models' module of `tag`.
+
+        Each (hint, schema) once: a method and its iterator name the same parameter, defined once.
+        """
+        key = (hint, json.dumps(schema, sort_keys=True))
+        if key not in self.rendered:
+            if schema.get("properties"):
+                name = self.renderer.define(hint, schema, tag)
+                self.imports(tag).imports.setdefault(tag, set()).add(name)
+                self.rendered[key] = name
+            else:
+                self.rendered[key] = self.renderer.render(schema, hint, f"api.{tag}")
+        return self.rendered[key]
 
     def method(self, op: Operation) -> List[str]:
         name = snake(op.id)
@@ -81,7 +87,7 @@ class Methods:
                 keyword.append(f"{parameter['name']}: Optional[{self.type_of(parameter['schema'], pascal(op.id) + pascal(parameter['name']), op.tag)}] = None")
                 query.append(parameter["name"])
             elif parameter["in"] == "header":
-                argument = HEADER_ARGUMENTS[parameter["name"]]
+                argument = parameter["name"].replace("-", "_")
                 keyword.append(f"{argument}: Optional[str] = None")
                 headers.append((parameter["name"], argument))
         if keyword or (body is not None and not op.spec["requestBody"].get("required")):
@@ -97,11 +103,11 @@ class Methods:
         keyed = any(header == "idempotency-key" for header, _ in headers)
         other_headers = [(h, a) for h, a in headers if h != "idempotency-key"]
         if other_headers:
-            arguments.append("headers={" + ", ".join(f'"{pascal(h).replace("_", "-")}": {a}' for h, a in other_headers) + "}")
+            arguments.append("headers={" + ", ".join(f'"{h}": {a}' for h, a in other_headers) + "}")
         if keyed:
             arguments += ["keyed=True", "idempotency_key=idempotency_key"]
         call = f"self._call({', '.join(arguments)})"
-        doc = f"{op.spec.get('summary', op.id)}: {op.method} {op.path}."
+        doc = docstring(f"{op.spec.get('summary', op.id)}: {op.method} {op.path}.")
         lines = signature(name, params, keyword, returns) + [f'        """{doc}"""']
         return lines + [f"        return {call}" if success else f"        {call}"]
 
@@ -118,8 +124,8 @@ class Methods:
         base = snake(op.id).replace("list_", "iter_", 1)
         lister = snake(op.id)
         filters = [n for n in names if n not in ("cursor", "after", "limit")]
-        types = {p["name"]: self.type_of(p["schema"], pascal(op.id) + pascal(p["name"]), op.tag) for p in op.spec["parameters"] if p["in"] == "query"}
-        keyword = ["limit: Optional[int] = 100"] + [f"{f}: Optional[{types[f]}] = None" for f in filters]
+        schemas = {p["name"]: p["schema"] for p in op.spec["parameters"] if p["in"] == "query"}
+        keyword = ["limit: Optional[int] = 100"] + [f"{f}: Optional[{self.type_of(schemas[f], pascal(op.id) + pascal(f), op.tag)}] = None" for f in filters]
         passed = ", ".join([*path_params, "limit=limit", *(f"{f}={f}" for f in filters)])
         lines = [""] + signature(base, [f"{p}: str" for p in path_params], keyword, f"Iterator[{item}]")
         lines += [

@@ -14,6 +14,12 @@ def pascal(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in text.replace("-", "_").split("_") if part)
 
 
+def docstring(text: str) -> str:
+    """Text for a generated docstring, on one line: backslashes and quotes that would end it escaped."""
+    text = " ".join(text.split()).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return text + " " if text.endswith('"') else text
+
+
 def literal(value: Any) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"' if isinstance(value, str) else repr(value)
 
@@ -80,7 +86,7 @@ class Renderer:
         """Defines `name` in `module` from `schema` and returns the name."""
         if not own_name:
             name = self.claim(name, module)
-        description = " ".join(str(schema.get("description", "")).split())
+        description = docstring(str(schema.get("description", "")))
         if "allOf" in schema:
             schema = merged(schema, self.components)
         if schema.get("properties"):

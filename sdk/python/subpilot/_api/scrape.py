@@ -23,7 +23,7 @@ class ScrapeApi(BaseClient):
         idempotency_key: Optional[str] = None,
     ) -> Scrape:
         """Find Reddit posts in subreddits that match keywords (billable): POST /api/v1/scrape."""
-        return self._call("POST", "/api/v1/scrape", body=body, headers={"Prefer": prefer}, keyed=True, idempotency_key=idempotency_key)
+        return self._call("POST", "/api/v1/scrape", body=body, headers={"prefer": prefer}, keyed=True, idempotency_key=idempotency_key)
 
     def get_scrape(self, id: str) -> Scrape:
         """One scrape of this account, with its results (free): GET /api/v1/scrapes/{id}."""
