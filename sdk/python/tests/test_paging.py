@@ -23,6 +23,12 @@ class Paging(unittest.TestCase):
         ids = [match["id"] for match in self.client.iter_monitor_matches_after(self.monitor, self.stored[0])]
         self.assertEqual(ids, self.stored[1:])
 
+    def test_the_other_lists_are_walked_the_same_way(self) -> None:
+        self.assertEqual([monitor["id"] for monitor in self.client.iter_monitors(limit=1)], [self.monitor])
+        self.assertEqual(list(self.client.iter_scrapes(limit=1)), [])
+        self.assertEqual(list(self.client.iter_usage(limit=1)), [])
+        self.assertEqual([item["id"] for item in self.client.iter_inbox(monitor_id=self.monitor)], self.stored[::-1])
+
     def test_reading_after_the_newest_match_gives_nothing(self) -> None:
         self.assertEqual(list(self.client.iter_monitor_matches_after(self.monitor, self.stored[-1], limit=7)), [])
 
