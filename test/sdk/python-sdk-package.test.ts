@@ -48,7 +48,7 @@ describe('the Python SDK package (sdk/python)', () => {
     const report = await pyright(join(SDK_DIR, 'pyrightconfig.json'));
     expect(report.problems).toEqual([]);
     expect(report.files).toBeGreaterThanOrEqual(25);
-  }, 120_000);
+  }, 240_000);
 
   it('type-checks the examples of its README in strict mode, against the distribution', async () => {
     const dir = join(sdk.root, 'readme');
@@ -57,7 +57,7 @@ describe('the Python SDK package (sdk/python)', () => {
     const report = await pyright(join(dir, 'pyrightconfig.json'));
     expect(report.problems).toEqual([]);
     expect(report.files).toBe(4);
-  }, 120_000);
+  }, 240_000);
 
   it('parses as Python 3.9 (no match statements, no newer grammar)', async () => {
     const check = [

@@ -136,7 +136,7 @@ class BaseClient:
         pairs = [(name, str(value)) for name, value in (query or {}).items() if value is not None]
         url = self.base_url + path + (f"?{urllib.parse.urlencode(pairs)}" if pairs else "")
         data = None if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        sent = {"Authorization": self._key.header(), "Accept": "application/json", "User-Agent": f"subpilot-python/{__version__}"}
+        sent = {"Accept": "application/json", "User-Agent": f"subpilot-python/{__version__}"}
         sent.update({name: value for name, value in (headers or {}).items() if value is not None})
         if data is not None:
             sent["Content-Type"] = "application/json"
@@ -191,6 +191,8 @@ class BaseClient:
 
     def _send(self, method: str, url: str, data: Optional[bytes], headers: Dict[str, str]) -> Tuple[int, Dict[str, str], bytes]:
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
+        # Added here, on the request alone: no dict a traceback's locals would show holds the key.
+        request.add_unredirected_header("Authorization", self._key.header())
         try:
             try:
                 with self._opener.open(request, timeout=self.timeout) as answer:
