@@ -39,7 +39,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     app.reddit.posts.push({ id: 'c1', subreddit: 'node', title: 'a question for the sdk', created_utc: Math.floor(Date.now() / 1000) });
     rich = await app.connectedAccount(1_000_000);
     store = matchStore(app.services.db);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await proxy?.close();
     await app?.close();
@@ -76,7 +76,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     expect(issues).toEqual([]);
     const everyOperation = contract.operations.filter((op) => op.method !== 'HEAD').map((op) => op.id);
     expect(Object.fromEntries(calls)).toEqual(Object.fromEntries(everyOperation.map((id) => [id, 1])));
-  }, 60_000);
+  }, 120_000);
 
   it('sends a scrape whose answer was lost again with the same Idempotency-Key, and it is charged once (ledger = balance)', async () => {
     const { accountId, token } = await app.accountWithKey(10);
@@ -100,7 +100,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     expect(charges.map((charge) => Number(charge.amount))).toEqual([-1]);
     expect(await app.services.credits.spendableBalance(accountId)).toBe(9);
     expect(await ledgerSum(app.services.db, accountId)).toBe(9);
-  }, 60_000);
+  }, 120_000);
 
   it('pages over 250 matches: each once, newest first by cursor and in the inbox, oldest first after a match', async () => {
     const { accountId, token } = await app.accountWithKey(0);
@@ -116,7 +116,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     // 100 a page: three pages by cursor (the first without one), three after the oldest (100, 100, 49), one after the newest.
     const kinds = pages.map((query) => (query.has('after') ? 'after' : query.has('cursor') ? 'cursor' : 'first'));
     expect(kinds.sort()).toEqual(['after', 'after', 'after', 'after', 'cursor', 'cursor', 'first']);
-  }, 60_000);
+  }, 120_000);
 
   it('verify_webhook accepts the deliveries the server signed, before and after a roll of the secret, and refuses them changed', async () => {
     const receiver = await startReceiver();
@@ -143,7 +143,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     } finally {
       await receiver.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('runs the examples of sdk/python/README.md: a scrape and its cost, a refusal for credits, a matches reader, a webhook receiver', async () => {
     const dir = join(sdk.root, `readme-${engine}`);
@@ -178,7 +178,7 @@ describe.each(engines)('the Python SDK against a real server on %s', (engine) =>
     } finally {
       receiver.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.each(engines)('the Python SDK against a server that allows one call a minute per key, on %s', (engine) => {
@@ -210,5 +210,5 @@ describe.each(engines)('the Python SDK against a server that allows one call a m
       CLOCK_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}/advance`,
     });
     expect(now).toBe(Date.parse('2026-03-01T12:01:00Z'));
-  }, 60_000);
+  }, 120_000);
 });
