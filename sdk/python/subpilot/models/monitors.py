@@ -1,0 +1,214 @@
+"""Types of the monitors operations. Generated from the API's OpenAPI document by codegen/generate.py: do not edit."""
+from __future__ import annotations
+
+from typing import List, Literal, Optional, TypedDict
+
+
+
+class MonitorHealthReddit(TypedDict):
+    """How Reddit treats this service's app, as the poller last saw it: blocked (the app is refused), failing (every read failed: 5xx, timeouts, 429) or ok; `since` is null while it never saw trouble."""
+    state: Literal["ok", "blocked", "failing"]
+    since: Optional[str]
+
+
+class MonitorHealthSubredditLastError(TypedDict):
+    code: str
+    at: str
+
+
+class MonitorHealthSubreddit(TypedDict):
+    subreddit: str
+    state: Literal["ok", "private", "banned", "not_found", "quarantined", "gated"]
+    stale: bool
+    last_read_at: Optional[str]
+    last_error: Optional[MonitorHealthSubredditLastError]
+
+
+class MonitorHealthJudge(TypedDict):
+    """The relevance judge as the poller last saw it: failing while every call to the language model fails (matches are then delivered unjudged and not charged for judging); null for a monitor without an intent."""
+    state: Literal["ok", "failing"]
+    since: Optional[str]
+    error: Optional[str]
+
+
+MonitorHealthGap = TypedDict("MonitorHealthGap", {"source": Literal["posts", "comments"], "subreddits": List[str], "from": str, "to": str, "recorded_at": str})
+
+
+class MonitorHealthDestination(TypedDict):
+    id: str
+    name: str
+    kind: str
+    status: Literal["off", "unconfirmed"]
+    reason: Optional[str]
+
+
+class MonitorHealth(TypedDict):
+    status: Literal["ok", "stale", "unavailable"]
+    reddit: MonitorHealthReddit
+    subreddits: List[MonitorHealthSubreddit]
+    judge: Optional[MonitorHealthJudge]
+    gaps: List[MonitorHealthGap]
+    destinations: List[MonitorHealthDestination]
+
+
+class Monitor(TypedDict):
+    id: str
+    name: str
+    status: Literal["active", "paused"]
+    paused_reason: Optional[str]
+    paused_until: Optional[str]
+    subreddits: List[str]
+    keywords: List[str]
+    exclude_keywords: List[str]
+    match: str
+    sources: List[Literal["posts", "comments"]]
+    include_nsfw: bool
+    webhook_url: Optional[str]
+    max_matches_per_day: Optional[int]
+    query: Optional[str]
+    intent: Optional[str]
+    min_relevance: int
+    draft_replies: bool
+    draft_instructions: Optional[str]
+    health: MonitorHealth
+    created_at: str
+    updated_at: str
+
+
+class MonitorList(TypedDict):
+    data: List[Monitor]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class MonitorUpdate(TypedDict, total=False):
+    name: str
+    subreddits: List[str]
+    keywords: List[str]
+    exclude_keywords: List[str]
+    match: Literal["phrase", "word"]
+    sources: List[Literal["posts", "comments"]]
+    include_nsfw: bool
+    webhook_url: Optional[str]
+    max_matches_per_day: Optional[int]
+    query: Optional[str]
+    intent: Optional[str]
+    min_relevance: int
+    draft_replies: bool
+    draft_instructions: Optional[str]
+    status: Literal["active", "paused"]
+
+
+class MatchJudgeError(TypedDict):
+    """Why a match of a monitor with an intent was delivered unjudged (and not charged for judging)"""
+    code: str
+    message: str
+
+
+class Match(TypedDict):
+    id: str
+    monitor_id: str
+    type: Literal["post", "comment"]
+    reddit_id: str
+    subreddit: str
+    title: str
+    body: str
+    author: str
+    permalink: str
+    created_at: str
+    matched_keywords: List[str]
+    found_at: str
+    relevance: Optional[int]
+    relevance_reason: Optional[str]
+    judge_error: Optional[MatchJudgeError]
+    judge_model: Optional[str]
+    filtered: bool
+    status: Literal["new", "drafted", "published", "dismissed"]
+    draft_id: Optional[str]
+    publication_id: Optional[str]
+
+
+class MatchList(TypedDict):
+    data: List[Match]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class InboxItemJudgeError(TypedDict):
+    """Why a match of a monitor with an intent was delivered unjudged (and not charged for judging)"""
+    code: str
+    message: str
+
+
+class InboxItemDraft(TypedDict):
+    """Its newest reply draft, in brief (GET /generations/{id} has all of it)"""
+    id: str
+    status: Literal["running", "completed", "failed"]
+    body: Optional[str]
+    error: Optional[str]
+    edited_at: Optional[str]
+
+
+class InboxItemPublication(TypedDict):
+    """The publication that answered it"""
+    id: str
+    status: Literal["running", "published", "failed", "unknown"]
+    permalink: Optional[str]
+    author: Optional[str]
+
+
+class InboxItem(TypedDict):
+    id: str
+    monitor_id: str
+    type: Literal["post", "comment"]
+    reddit_id: str
+    subreddit: str
+    title: str
+    body: str
+    author: str
+    permalink: str
+    created_at: str
+    matched_keywords: List[str]
+    found_at: str
+    relevance: Optional[int]
+    relevance_reason: Optional[str]
+    judge_error: Optional[InboxItemJudgeError]
+    judge_model: Optional[str]
+    filtered: bool
+    status: Literal["new", "drafted", "published", "dismissed"]
+    draft_id: Optional[str]
+    publication_id: Optional[str]
+    monitor_name: str
+    status_at: Optional[str]
+    draft: Optional[InboxItemDraft]
+    publication: Optional[InboxItemPublication]
+
+
+class InboxList(TypedDict):
+    data: List[InboxItem]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class MatchPatch(TypedDict):
+    status: Literal["new", "dismissed"]
+
+
+class _CreateMonitorBodyRequired(TypedDict):
+    name: str
+    subreddits: List[str]
+
+
+class CreateMonitorBody(_CreateMonitorBodyRequired, total=False):
+    keywords: List[str]
+    exclude_keywords: List[str]
+    match: Literal["phrase", "word"]
+    sources: List[Literal["posts", "comments"]]
+    include_nsfw: bool
+    webhook_url: Optional[str]
+    max_matches_per_day: Optional[int]
+    query: Optional[str]
+    intent: Optional[str]
+    min_relevance: int
+    draft_replies: bool
+    draft_instructions: Optional[str]
