@@ -151,6 +151,20 @@ describe.each(engines)('sign-up confirmed by mail on %s', (engine) => {
     expect(mailsTo(email)).toHaveLength(6);
   });
 
+  it('a link for an address that got an account meanwhile (the operator made one) makes nothing and says to log in', async () => {
+    const browser = new DashboardClient(app.url);
+    const email = uniqueEmail('meanwhile');
+    await signUp(email, PASSWORD, browser);
+    await sendMails();
+    const link = linkIn(mailsTo(email)[0]!.text);
+    const operatorMade = await app.services.accounts.createAccount(email, 'the operator password');
+    const answer = await browser.post(link, { csrf: csrfIn((await browser.get(link)).body) });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toContain('This address already has an account: log in with its password');
+    expect(await ledgerSum(app.database.db, operatorMade.id)).toBe(0);
+    expect((await new DashboardClient(app.url).logIn(email, 'the operator password')).location).toBe('/dashboard/keys');
+  });
+
   it('two confirmations of one link at the same moment make one account', async () => {
     const browser = new DashboardClient(app.url);
     const email = uniqueEmail('twice');

@@ -18,7 +18,7 @@ export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 export const SIGNUP_LINK_HOURS = 24;
 export const RESET_LINK_MINUTES = 60;
 /** Mails of one purpose to one address in an hour: enough for a person, too few to flood a stranger's inbox through our forms. */
-export const MAX_MAILS_PER_HOUR = 5;
+const MAX_MAILS_PER_HOUR = 5;
 const HOUR_MS = 3_600_000;
 const LIFETIME_MS: Record<TokenPurpose, number> = { signup: SIGNUP_LINK_HOURS * HOUR_MS, reset: RESET_LINK_MINUTES * 60_000 };
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

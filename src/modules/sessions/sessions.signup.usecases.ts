@@ -49,8 +49,6 @@ export function createSignupUsecases(deps: {
     allowed: allowSignup,
     /** SIGNUP_CREDITS: what a new account starts with. */
     credits: deps.signupCredits,
-    /** Whether the address is confirmed by a mailed link before the account exists. */
-    confirmsByMail: links.mailConfigured,
 
     /**
      * Checks the email and password (422 says nothing about who is registered), hashes the password,
