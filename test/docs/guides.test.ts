@@ -124,7 +124,10 @@ describe('the guides at /docs/guides', () => {
     }
   });
 
-  it('the reference page links to the guides', async () => {
+  it('the reference page links to the guides, and the API document it draws names guides, never a file of the repository', async () => {
     expect(hrefsOf(await (await app.api('GET', '/docs')).text())).toContain('docs/guides');
+    const document = await (await app.api('GET', '/openapi.json')).text();
+    expect(document.match(/\b(?:docs|src)\/[\w/.-]+\.(?:md|ts)\b|README\.md/g)).toBeNull();
+    expect(document).toContain('[Queries](/docs/guides/queries)');
   });
 });
