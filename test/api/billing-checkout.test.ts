@@ -44,6 +44,21 @@ describe.each(engines)('buying credits through the API, on %s', (engine) => {
     expect(usage.data[0]).toMatchObject({ type: 'purchase', amount: 2000, description: 'Purchase for 18.00 USD', via: 'api', payment: { id: body.payment.id, amount: 1800, currency: 'usd', source: 'checkout' } });
   });
 
+  it('GET /credits/packs lists the packs on sale, cheapest first, by the credits checkout takes and their price, to a key that can only read', async () => {
+    const { accountId } = await app.accountWithKey(0);
+    const { token: reader } = await app.services.keys.createKey(accountId, 'reader', { scopes: ['read'] });
+    const response = await app.api('GET', '/api/v1/credits/packs', { token: reader });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      packs: [
+        { credits: 500, amount: 500, currency: 'usd', price: '5.00 USD' },
+        { credits: 2000, amount: 1800, currency: 'usd', price: '18.00 USD' },
+      ],
+      buy_url: 'https://subpilot.example.com/dashboard/credits',
+      contact: null,
+    });
+  });
+
   it('a key without the billing scope cannot open a checkout; a pack that is not on sale is a 422 naming the packs', async () => {
     const { accountId, token } = await app.accountWithKey(0);
     const { token: scraper } = await app.services.keys.createKey(accountId, 'scraper', { scopes: ['scrape', 'read'] });
@@ -82,7 +97,7 @@ describe.each(engines)('without Stripe, on %s', (engine) => {
   });
   afterAll(() => app.close());
 
-  it('a 402 says whom to ask for credits and carries no buy_url, and checkout is a 409 saying the same', async () => {
+  it('a 402 says whom to ask for credits and carries no buy_url, checkout is a 409 saying the same, and no pack is listed', async () => {
     const { token } = await app.accountWithKey(0);
     const refused = await (await app.api('POST', '/api/v1/scrape', { token, body: scrapeBody })).json();
     expect(refused.detail).toBe('This request costs 1 credit and the account balance is 0. Ask billing@example.com for credits and try again.');
@@ -90,6 +105,8 @@ describe.each(engines)('without Stripe, on %s', (engine) => {
     const checkout = await app.api('POST', '/api/v1/credits/checkout', { token, body: { credits: 500 } });
     expect(checkout.status).toBe(409);
     expect(await checkout.json()).toMatchObject({ code: 'billing.not_configured', detail: 'This service does not sell credits. Ask billing@example.com for credits and try again.' });
+    const packs = await app.api('GET', '/api/v1/credits/packs', { token });
+    expect(await packs.json()).toEqual({ packs: [], buy_url: null, contact: 'billing@example.com' });
   });
 });
 

@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('every dashboard page at 1280 and 390 px in Chromi
 
       const lines = await page.evaluate(headerLines);
       if (entry.guest) return expect(lines).toEqual([]);
-      expect(lines.map((l) => l.text)).toEqual(expect.arrayContaining(['API keys', 'Credits', 'Scrapes', 'Inbox', 'Webhooks', 'Connections', 'API docs', 'Log out']));
+      expect(lines.map((l) => l.text)).toEqual(expect.arrayContaining(['API keys', 'Credits', 'Scrapes', 'Inbox', 'Webhooks', 'Connections', 'Guides', 'API docs', 'Log out']));
       for (const line of lines) {
         expect(line, `"${line.text}" is on screen`).toMatchObject({ visible: true });
         expect(line.lines, `"${line.text}" is on one line`).toBe(1);

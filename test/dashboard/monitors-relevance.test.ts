@@ -53,7 +53,8 @@ describe.each(engines)('the dashboard’s query, intent and relevance on %s', (e
     expect(form).toContain('<textarea name="keywords" rows="4">');
     expect(form).toContain('optional when a query is given');
     expect(form).toMatch(/<textarea name="query" rows="3" maxlength="1000" spellcheck="false" placeholder="\(&quot;which tool&quot; OR recommend\) -hiring type:post"><\/textarea>/);
-    expect(form).toContain('<a href="/docs#/monitors/createMonitor">the query syntax</a>');
+    expect(form).toContain('<a href="/docs/guides/queries">the query syntax</a>');
+    expect(form).toContain('<a href="/docs/guides/relevance">how relevance works</a>');
     expect(form).toMatch(/<textarea name="intent" rows="3" maxlength="500"[^>]*><\/textarea>/);
     expect(form).toContain('Judged matches cost more');
     expect(form).toContain('<input type="number" name="min_relevance" value="60" min="0" max="100" step="1" inputmode="numeric">');

@@ -88,6 +88,7 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   updateMatch: { method: 'PATCH', scope: 'monitors', target: (w) => `/api/v1/matches/${w.ids.match}`, body: () => ({ status: 'dismissed' }) },
   createCheckout: { method: 'POST', scope: 'billing', target: () => '/api/v1/credits/checkout', body: () => checkoutBody },
   getPayment: { method: 'GET', scope: 'read', target: (w) => `/api/v1/credits/payments/${w.ids.payment}` },
+  listCreditPacks: { method: 'GET', scope: 'read', target: () => '/api/v1/credits/packs' },
   createDestination: {
     method: 'POST',
     scope: 'monitors',

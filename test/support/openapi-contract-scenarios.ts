@@ -244,6 +244,7 @@ export const SCENARIOS: Scenario[] = [
   }),
   ok('getPayment'),
   ...byId('getPayment', '/api/v1/credits/payments', 'pay'),
+  ok('listCreditPacks'),
 ];
 
 /** A call to `limits` with a key of its own (two calls a minute each). */
@@ -257,6 +258,7 @@ export const NOT_CONFIGURED: Scenario[] = [
     run: onLimits(() => post('/api/v1/monitors', { ...monitorBody, webhook_url: WEBHOOK })),
   }),
   scenario('createCheckout', 409, 'a server that sells no credits', { run: onLimits(() => post('/api/v1/credits/checkout', checkoutBody)) }),
+  scenario('listCreditPacks', 200, 'a server that sells no credits: no packs', { run: onLimits(() => get('/api/v1/credits/packs')) }),
   scenario('updateMonitor', 503, 'a webhook on a server without SECRET_KEY', {
     run: async (w) => {
       const token = await w.freshLimitsKey();

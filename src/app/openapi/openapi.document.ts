@@ -15,7 +15,9 @@ Every /api/v1/ call passes the same checks in this order, and the first that fai
 (400/413/415/422) → the Idempotency-Key (400/409/422) → credits (402). Errors are RFC 9457
 \`application/problem+json\` with a stable \`code\`; each response below lists the codes it can carry.
 
-A reference page rendered from this document is served at /docs.`;
+Every GET is also answered to HEAD: the same status and headers, no body. This document describes
+each HEAD beside its GET (headScrape beside getScrape); the reference page at /docs lists the pair once,
+as the GET. Guides to the API, its queries, monitors, webhooks and rails are at [/docs/guides](/docs/guides).`;
 
 const TAGS = [
   { name: 'credits', description: 'The balance, the ledger and spend per day: free reads, never 402.' },

@@ -45,6 +45,18 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
     },
   },
   getPayment: { responses: { 200: payment } },
+  listCreditPacks: {
+    responses: {
+      200: {
+        packs: [
+          { credits: 500, amount: 500, currency: 'usd', price: '5.00 USD' },
+          { credits: 2000, amount: 1800, currency: 'usd', price: '18.00 USD' },
+        ],
+        buy_url: 'https://subpilot.example.com/dashboard/credits',
+        contact: null,
+      },
+    },
+  },
   getDailyUsage: {
     responses: {
       200: {

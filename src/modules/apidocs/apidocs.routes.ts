@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/page-security.ts';
+import { ASSETS, SECURITY_HEADERS, type Asset } from './apidocs.assets.ts';
+import { guidesRoutes } from './apidocs.guides-routes.ts';
+import { createGuidesUsecases, REPOSITORY_ROOT } from './apidocs.usecases.ts';
 
 /*
- * GET /docs: the API reference, drawn in the browser by Swagger UI from our own /openapi.json.
+ * GET /docs: the API reference, drawn in the browser by Swagger UI from our own /openapi.json; the
+ * guides, the documents rendered on the server, are under /docs/guides (apidocs.guides-routes.ts).
  *
  * Why Swagger UI, served from swagger-ui-dist: it is the most actively maintained renderer (releases
  * every few weeks), its package sets no Node engines (Redoc 3 and Scalar need Node 22), and it runs under
@@ -20,42 +18,6 @@ import { contentSecurityPolicy, PAGE_SECURITY_HEADERS } from '../../shared/http/
  * Every URL on the page is relative (docs/assets/…, openapi.json), so it loads from whichever origin
  * served it and reaches nothing else: no CDN, no web fonts, no validator service.
  */
-
-const require = createRequire(import.meta.url);
-
-interface Asset {
-  /** The name it is served under, carrying a hash of its content (see `immutable` below). */
-  name: string;
-  type: string;
-  body: Buffer;
-}
-
-function asset(path: string, type: string): Asset {
-  const body = readFileSync(path);
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  const file = basename(path);
-  const dot = file.lastIndexOf('.');
-  return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, type, body };
-}
-
-const own = (name: string) => fileURLToPath(new URL(`./public/${name}`, import.meta.url));
-
-/** Read once, when the server first loads this module: the library's prebuilt browser files and ours. */
-const ASSETS = {
-  libraryCss: asset(require.resolve('swagger-ui-dist/swagger-ui.css'), 'text/css; charset=utf-8'),
-  libraryJs: asset(require.resolve('swagger-ui-dist/swagger-ui-bundle.js'), 'text/javascript; charset=utf-8'),
-  css: asset(own('docs.css'), 'text/css; charset=utf-8'),
-  js: asset(own('docs.js'), 'text/javascript; charset=utf-8'),
-  // Named by the page, so the browser does not ask for /favicon.ico, a 404.
-  icon: asset(require.resolve('swagger-ui-dist/favicon-32x32.png'), 'image/png'),
-};
-
-/**
- * The dashboard's policy with one addition: images may be data: URLs, which is how Swagger UI's
- * stylesheet draws its arrows and icons. Its default-src 'self' keeps /openapi.json and the "Try it
- * out" calls on this origin, and nowhere else.
- */
-const SECURITY_HEADERS = { ...PAGE_SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy({ imageSources: ['data:'] }) };
 
 const href = (a: Asset) => `docs/assets/${a.name}`;
 
@@ -74,7 +36,7 @@ const PAGE = `<!doctype html>
 <body>
 <header class="docs-top">
   <a class="brand" href="dashboard/keys">subpilot</a>
-  <nav aria-label="Links"><a href="dashboard/keys">Dashboard</a> <a href="openapi.json">openapi.json</a></nav>
+  <nav aria-label="Links"><a href="docs/guides">Guides</a> <a href="dashboard/keys">Dashboard</a> <a href="openapi.json">openapi.json</a></nav>
 </header>
 <noscript><p class="docs-noscript">This page draws the reference with JavaScript. The same description is in <a href="openapi.json">openapi.json</a>.</p></noscript>
 <main id="swagger-ui"></main>
@@ -102,4 +64,6 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
       reply.type(file.type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body),
     );
   }
+  // Inside this plugin: the same policy and headers, and likewise left out of the API description.
+  await app.register(guidesRoutes, { guides: createGuidesUsecases({ root: REPOSITORY_ROOT }) });
 }

@@ -25,8 +25,51 @@ const paymentSchema = Type.Object(
 
 const SAMPLE_PAYMENT = 'pay_019abc0123450123456789abcdef';
 
-/** Buying credits through the API (scope `billing`) and reading a payment (scope `read`). Registered in api.ts. */
+const packsSchema = Type.Object(
+  {
+    packs: Type.Array(
+      Type.Object(
+        {
+          credits: Type.Integer({ minimum: 1, description: 'What the pack adds to the balance; the `credits` to send to POST /credits/checkout' }),
+          amount: Type.Integer({ description: "The price in the currency's smallest unit (cents for usd)" }),
+          currency: Type.String({ description: 'ISO 4217, lower case' }),
+          price: Type.String({ description: 'The price for people, e.g. "5.00 USD"' }),
+        },
+        { title: 'CreditPack' },
+      ),
+      { description: 'Cheapest first; empty on a server that sells no credits' },
+    ),
+    buy_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: "The dashboard's Credits page, where a person buys them; null when this server sells none or has no PUBLIC_URL",
+    }),
+    contact: Type.Union([Type.String(), Type.Null()], {
+      description: 'Whom to ask for credits (an email address or a URL) when none are on sale; null: the operator of this server',
+    }),
+  },
+  { title: 'CreditPacks' },
+);
+
+/** Buying credits through the API (scope `billing`), the packs on sale and a payment (scope `read`). Registered in api.ts. */
 export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUsecases }> = async (app, { billing }) => {
+  // With a key, as every /api/v1 call: the order of checks holds for each route, and the packs are a
+  // question of someone about to buy, who has one (the dashboard's Credits page shows them too).
+  app.get(
+    '/credits/packs',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'The packs of credits on sale (free)',
+        operationId: 'listCreditPacks',
+        description:
+          'What POST /credits/checkout sells, each pack by its credits and its price. Empty on a server that sells no credits, ' +
+          'whose `contact` says whom to ask instead. Needs the `read` scope.',
+        tags: ['credits'],
+        response: { 200: packsSchema },
+      },
+    },
+    async () => billing.packs(),
+  );
+
   app.post(
     '/credits/checkout',
     {
@@ -40,7 +83,7 @@ export const billingApiRoutes: FastifyPluginAsyncTypebox<{ billing: BillingUseca
           'A page not paid lapses after 24 hours. Calling twice opens two pages; only a paid one adds credits. Needs the `billing` scope.',
         tags: ['credits'],
         body: Type.Object(
-          { credits: Type.Integer({ minimum: 1, description: 'The pack to buy, named by its credits (the Credits page lists the packs)' }) },
+          { credits: Type.Integer({ minimum: 1, description: 'The pack to buy, named by its credits (GET /credits/packs lists the packs)' }) },
           { additionalProperties: false },
         ),
         response: {

@@ -70,6 +70,21 @@ export function createBillingUsecases(deps: BillingDeps) {
     /** The packs on sale (none without Stripe), and the currency they are priced in. */
     offer: () => ({ packs: stripe ? config.packs : [], currency: config.currency, contact: config.contact, buyUrl }),
 
+    /**
+     * The packs on sale as GET /credits/packs lists them (none on a server that sells nothing), with
+     * the page that sells them and whom to ask for credits otherwise.
+     */
+    packs: () => ({
+      packs: (stripe ? config.packs : []).map((pack) => ({
+        credits: pack.credits,
+        amount: pack.amount,
+        currency: config.currency,
+        price: formatMoney(pack.amount, config.currency),
+      })),
+      buy_url: buyUrl,
+      contact: config.contact,
+    }),
+
     whereToGetCredits,
 
     /** A 402 credits.insufficient that ends with how to get credits, with `buy_url` when they are on sale; any other error as it is. */

@@ -25,7 +25,7 @@ export const destinationsErrors = {
     new AppError({
       code: 'destinations.channel_not_configured',
       status: 503,
-      message: `${channel} destinations are not configured on this server: the operator sets ${settings} (docs/operations.md).`,
+      message: `${channel} destinations are not configured on this server: the operator sets ${settings} (see /docs/guides/operations#configuration).`,
     }),
   unconfirmed: (kind: string) =>
     new AppError({

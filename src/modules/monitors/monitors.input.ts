@@ -132,7 +132,7 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     if (value === null) return null;
     const text = typeof value === 'string' ? value.trim() : '';
     if (text === '' || hasNul(text)) {
-      problems.push({ path: '/query', message: 'must be a query of words, "phrases", OR, NOT and fields (docs/api/queries.md), or null' });
+      problems.push({ path: '/query', message: 'must be a query of words, "phrases", OR, NOT and fields (see /docs/guides/queries), or null' });
       return null;
     }
     const problem = queryProblem(text);

@@ -46,7 +46,7 @@ const fields = {
       max: 4000,
       trimmedMax: QUERY_LIMITS.length,
       description:
-        'A boolean query (docs/api/queries.md): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, and the fields ' +
+        'A boolean query ([Queries](/docs/guides/queries)): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, and the fields ' +
         'title:, body:, author:, type:post|comment, flair:. Same case folding and `match` mode as keywords. A syntax error is a 422 ' +
         'whose errors[].position points at the character. null: keywords alone decide.',
     }),
@@ -68,7 +68,7 @@ const fields = {
       'Changing it re-sorts the matches already judged, without judging again.',
   }),
   draft_replies: Type.Boolean({
-    description: 'Draft a reply for each delivered match, for PRICE_GENERATE each (docs/api/replies.md). Never published by itself: a person approves each one.',
+    description: 'Draft a reply for each delivered match, for PRICE_GENERATE each ([From a match to a reply](/docs/guides/replies)). Never published by itself: a person approves each one.',
   }),
   draft_instructions: nullable(
     trimmedText({ max: 2200, trimmedMax: MONITOR_LIMITS.draftInstructions, description: 'What those drafts should say or do, with the account\'s voice; null: none' }),
@@ -210,7 +210,7 @@ export const matchSchema = Type.Object(
     judge_model: nullable(Type.String({ description: 'The model that judged it' })),
     filtered: Type.Boolean({ description: 'Judged below the bar: kept and listed with ?include=filtered, never sent by webhook' }),
     status: Type.Union([Type.Literal('new'), Type.Literal('drafted'), Type.Literal('published'), Type.Literal('dismissed')], {
-      description: 'Where it stands in the inbox (docs/api/replies.md)',
+      description: 'Where it stands in the inbox ([From a match to a reply](/docs/guides/replies))',
     }),
     draft_id: nullable(Type.String({ description: 'Its newest reply draft (GET /generations/{id}); with draft_replies, named as soon as it is charged' })),
     publication_id: nullable(Type.String({ description: 'The publication that answered it' })),

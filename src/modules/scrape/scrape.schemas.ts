@@ -26,7 +26,7 @@ export const scrapeBodySchema = Type.Object(
         max: 4000,
         trimmedMax: QUERY_LIMITS.length,
         description:
-          'A boolean query (docs/api/queries.md): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, title:, body:, ' +
+          'A boolean query ([Queries](/docs/guides/queries)): words, "quoted phrases", implicit AND, OR, NOT or -term, parentheses, title:, body:, ' +
           'author:, type:post|comment, flair:. Reddit is searched for its words and phrases (each priced like a keyword) and every result ' +
           'is checked against the whole query. A syntax error is a 422 whose errors[].position points at the character.',
       }),

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeDatabaseError, isDatabaseUnavailable } from '../db/database.errors.ts';
 import { AppError, isAppError } from '../errors.ts';
+import { docsFor } from './problem-docs.ts';
 import { isHarmlessName, partSubject } from './validation-messages.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -39,14 +40,19 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-export const problemBody = (error: AppError): Problem => ({
-  type: `urn:subpilot:problem:${error.code}`,
-  title: STATUS_CODES[error.status] ?? 'Error',
-  status: error.status,
-  detail: error.message,
-  code: error.code,
-  ...error.extra,
-});
+/** The body of every error answer; `docs` where a guide explains the problem (problem-docs.ts). */
+export const problemBody = (error: AppError): Problem => {
+  const docs = docsFor(error.code);
+  return {
+    type: `urn:subpilot:problem:${error.code}`,
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    ...error.extra,
+    ...(docs ? { docs } : {}),
+  };
+};
 
 /** A JSON pointer with every segment the schema did not name replaced by `*`. */
 function safePointer(pointer: string): string {

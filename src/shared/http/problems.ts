@@ -52,6 +52,12 @@ export const problemSchema = Type.Object(
     reddit_field: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'publish.rejected: the field Reddit blamed' })),
     upstream_status: Type.Optional(integer("publish.reddit_unavailable: Reddit's HTTP status")),
     retry_at: Type.Optional(Type.String({ format: 'date-time', description: 'publish.subreddit_pace, publish.hourly_pace: when the pace lets the next publication through' })),
+    docs: Type.Optional(
+      Type.String({
+        format: 'uri-reference',
+        description: 'Where a guide explains this problem: a path on this server (/docs/guides/…), resolved against the URL called',
+      }),
+    ),
   },
   { $id: 'Problem', additionalProperties: false },
 );

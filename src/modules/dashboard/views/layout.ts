@@ -80,6 +80,7 @@ export function page(options: { title: string; viewer?: Viewer | null; section?:
         ${NAV.map(([id, label, href]) =>
           html`<a href="${href}"${id === section ? html` aria-current="page"` : null}>${label}</a>`,
         )}
+        <a href="/docs/guides">Guides</a>
         <a href="/docs">API docs</a>
       </nav>
       <form class="logout" method="post" action="/dashboard/logout">

@@ -123,10 +123,10 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
       <textarea name="exclude_keywords" rows="3"${bad('exclude_keywords')}>${form.excludeKeywords}</textarea></label>
     <label>Query <span class="muted">(optional: with a query, keywords may stay empty; with both, both must match)</span> ${problem('query')}
       <textarea name="query" rows="3" maxlength="1000" spellcheck="false" placeholder="${QUERY_EXAMPLE}"${bad('query')}>${form.query}</textarea>
-      <small class="muted">Words, "phrases", OR, NOT or -word, ( ), and title: body: author: type:post|comment flair: — see <a href="/docs#/monitors/createMonitor">the query syntax</a>.</small></label>
+      <small class="muted">Words, "phrases", OR, NOT or -word, ( ), and title: body: author: type:post|comment flair: — see <a href="/docs/guides/queries">the query syntax</a>.</small></label>
     <label>Intent <span class="muted">(optional: what a match should be about, in plain words)</span> ${problem('intent')}
       <textarea name="intent" rows="3" maxlength="500" placeholder="Someone asking which tool to use"${bad('intent')}>${form.intent}</textarea>
-      <small class="muted">A language model then scores each match 0–100 with a one-sentence reason. Judged matches cost more: each one judged is charged for the judging too.</small></label>
+      <small class="muted">A language model then scores each match 0–100 with a one-sentence reason. Judged matches cost more: each one judged is charged for the judging too (<a href="/docs/guides/relevance">how relevance works</a>).</small></label>
     <label>Minimum relevance <span class="muted">(0–100; default ${DEFAULT_MIN_RELEVANCE})</span> ${problem('min_relevance')}
       <input type="number" name="min_relevance" value="${form.minRelevance}" min="0" max="100" step="1" inputmode="numeric"${bad('min_relevance')}>
       <small class="muted">With an intent, a match scoring below it is kept under Filtered: not delivered, not sent to the webhook, charged only for the judging.</small></label>
