@@ -20,7 +20,7 @@ export const formBody = Type.Object({
   subreddits: Type.String({ maxLength: 10_000 }),
   keywords: Type.String({ maxLength: 10_000 }),
   exclude_keywords: Type.Optional(Type.String({ maxLength: 10_000 })),
-  match: Type.Optional(Type.Union([Type.Literal('phrase'), Type.Literal('word')])),
+  match: Type.Optional(Type.Union([Type.Literal('word'), Type.Literal('phrase')])),
   // The form always sends one empty `sources` (a hidden field), so no box ticked reads as "none", not as "field absent".
   sources: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 4 })])),
   include_nsfw: Type.Optional(Type.String({ maxLength: 10 })),
@@ -46,7 +46,7 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
   subreddits: body.subreddits,
   keywords: body.keywords,
   excludeKeywords: body.exclude_keywords ?? '',
-  match: body.match ?? 'phrase',
+  match: body.match ?? 'word',
   // A client that sends no sources field at all gets the API's default.
   sources: body.sources === undefined ? ['posts'] : [body.sources].flat().filter(isSource),
   includeNsfw: body.include_nsfw !== undefined,
@@ -60,18 +60,15 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
 });
 
 /**
- * The form in the API's terms: subreddits one per line or comma separated, "r/" added where it was
- * left out; keywords one per line; empty optional fields are "none", an empty bar is the default one.
- * The usecases check every value (a number that is not digits arrives as NaN).
+ * The form in the API's terms: subreddits one per line or comma separated, each in any form the API
+ * takes (the usecases make it r/name); keywords one per line; empty optional fields are "none", an
+ * empty bar is the default one. The usecases check every value (a number that is not digits arrives as NaN).
  */
 export function inputOf(form: MonitorForm): Required<MonitorInput> {
   const cap = form.maxPerDay;
   return {
     name: form.name.trim(),
-    subreddits: form.subreddits
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((name) => `r/${name.replace(/^\/?r\//i, '')}`),
+    subreddits: form.subreddits.split(/[\s,]+/).filter(Boolean),
     keywords: lines(form.keywords),
     exclude_keywords: lines(form.excludeKeywords),
     match: form.match,
@@ -140,7 +137,9 @@ export function formRefusal(problem: AppError, input: Required<MonitorInput>): F
   const parts = issues.map(({ path, message }) => {
     const [field = '', index] = path.split('/').slice(1);
     const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
-    const rule = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
+    const worded = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
+    // The item is quoted before the rule, so the rule's own "(got …)" would say it twice.
+    const rule = item === undefined ? worded : worded.replace(/ \(got .*\)$/s, '');
     const part = `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
     fields[field] = fields[field] ? `${fields[field]}; ${part}` : part;
     return part;
