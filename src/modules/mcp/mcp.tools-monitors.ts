@@ -31,12 +31,10 @@ const describeMonitor = (m: MonitorView) =>
  */
 function costOfMatches(m: MonitorView, prices: Prices): string {
   const delivered = matchCost(prices, { judged: m.intent !== null, filtered: false });
-  const parts = [
-    m.intent === null ? null : `${credits(prices.monitorMatch)} for the match and ${credits(prices.judge)} for the relevance score`,
-    m.draft_replies ? `plus ${credits(prices.generate)} for its reply draft` : null,
-  ].filter(Boolean);
-  const filtered = m.intent === null ? '' : ` A match judged below ${m.min_relevance} is kept as filtered and costs only the score, ${credits(prices.judge)}.`;
-  return `Each new match costs ${credits(delivered)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}.${filtered}`;
+  const parts = m.intent === null ? '' : `: ${credits(prices.monitorMatch)} for the match and ${credits(prices.judge)} for its relevance score`;
+  const filtered = m.intent === null ? '' : ` One scored below ${m.min_relevance} is kept as filtered and costs only the score, ${credits(matchCost(prices, { judged: true, filtered: true }))}.`;
+  const draft = m.draft_replies ? ` Each delivered match's reply draft costs ${credits(prices.generate)} more.` : '';
+  return `Each new match costs ${credits(delivered)}${parts}.${filtered}${draft}`;
 }
 
 /** A match's score and reason, or why it went out unjudged; nothing for a monitor without an intent. */
