@@ -94,10 +94,11 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     expect(badCap.body).toContain('Please fix: Daily cap is a whole number from 1 to 1000000');
     expect(badCap.body).toContain('value="lots"');
 
-    const badName = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'subreddits', 'typescript\nbad!name'));
+    const badName = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'subreddits', 'typescript\nbad!name, r/x'));
     expect(badName.status).toBe(422);
+    // Both bad items named before the rule, which is said once.
     expect(badName.body).toContain(
-      'Please fix: Subreddits “bad!name” must be a subreddit: r/name, name, /r/name or a link such as https://www.reddit.com/r/name, ' +
+      'Please fix: Subreddits “bad!name” and “r/x” must be a subreddit: r/name, name, /r/name or a link such as https://www.reddit.com/r/name, ' +
         'its name 2–21 letters, digits or _, not starting with _.',
     );
 

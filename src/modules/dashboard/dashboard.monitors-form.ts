@@ -133,14 +133,23 @@ export function formRefusal(problem: AppError, input: Required<MonitorInput>): F
   if (noModel) return { message: noModel.message, fields: { [noModel.field]: noModel.message } };
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (!issues?.length) return { message: problem.message, fields: {} };
-  const fields: FieldErrors = {};
-  const parts = issues.map(({ path, message }) => {
+  // Items of one field refused by one rule are named together, so a long rule is said once.
+  const grouped = new Map<string, { field: string; rule: string; items: string[] }>();
+  for (const { path, message } of issues) {
     const [field = '', index] = path.split('/').slice(1);
     const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
     const worded = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
     // The item is quoted before the rule, so the rule's own "(got …)" would say it twice.
     const rule = item === undefined ? worded : worded.replace(/ \(got .*\)$/s, '');
-    const part = `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
+    const key = `${field}\u0000${rule}`;
+    const group = grouped.get(key) ?? { field, rule, items: [] };
+    if (item !== undefined) group.items.push(`“${item}”`);
+    grouped.set(key, group);
+  }
+  const fields: FieldErrors = {};
+  const parts = [...grouped.values()].map(({ field, rule, items }) => {
+    const named = items.length === 0 ? '' : ` ${items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`}`;
+    const part = `${LABELS[field] ?? field}${named} ${rule}`;
     fields[field] = fields[field] ? `${fields[field]}; ${part}` : part;
     return part;
   });

@@ -115,7 +115,7 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
   return html`<form method="post" action="${action}" class="mon-form">
     ${csrfField(viewer.csrfToken)}
     <label class="mon-wide">Name ${problem('name')}<input type="text" name="name" value="${form.name}" maxlength="64" required${bad('name')}></label>
-    <label>Subreddits <span class="muted">(one per line or comma separated: r/name, name or a reddit.com/r/name link; up to 100)</span> ${problem('subreddits')}
+    <label>Subreddits <span class="muted">(one per line or comma separated, as r/typescript, typescript or a reddit.com/r/typescript link; up to 100)</span> ${problem('subreddits')}
       <textarea name="subreddits" rows="4" required placeholder="r/typescript&#10;r/node"${bad('subreddits')}>${form.subreddits}</textarea></label>
     <label>Keywords <span class="muted">(one per line; up to 50; optional when a query is given)</span> ${problem('keywords')}
       <textarea name="keywords" rows="4"${bad('keywords')}>${form.keywords}</textarea></label>
