@@ -48,3 +48,32 @@ export function postsAndComments(found: { posts: number; comments: number }, rea
   ].filter((part) => part !== null);
   return parts.length ? parts.join(' and ') : plural(found.posts, 'post');
 }
+
+/**
+ * Edit distance for "did you mean": insertions, deletions, substitutions and two neighbours swapped
+ * (`titel` is one edit from `title`), each counting one. Names are short, so the plain table will do.
+ */
+function distance(a: string, b: string): number {
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j]!, before[j - 2]! + 1);
+    }
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The known name closest to a misspelt one: a third of its letters wrong at most, or one starts the other. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  const typed = name.toLowerCase();
+  const scored = known.map((candidate) => ({ candidate, score: distance(typed, candidate.toLowerCase()) }));
+  const best = scored.sort((a, b) => a.score - b.score)[0];
+  if (best && best.score <= Math.max(1, Math.floor(typed.length / 3))) return best.candidate;
+  if (typed.length < 4) return undefined;
+  return known.find((candidate) => candidate.toLowerCase().startsWith(typed) || typed.startsWith(candidate.toLowerCase()));
+}

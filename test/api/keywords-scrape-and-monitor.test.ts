@@ -29,11 +29,12 @@ describe.each(engines)('keywords and queries in a scrape and in a monitor on %s'
   /**
    * What a monitor with `rule` (keywords, or `{ query }`) stores, checked to be what a scrape with it
    * returns: for each thing found, its text (a post's title, a comment's body) → matched_keywords.
+   * `match`: both in that mode; left out, both take their default.
    */
-  async function found(rule: string[] | { query: string }, posts: NewPost[], comments: Comment[]) {
+  async function found(rule: string[] | { query: string }, posts: NewPost[], comments: Comment[], match?: 'word' | 'phrase') {
     const subreddit = `agree${++cases}`;
     app.reddit.subreddits.set(subreddit, 'public');
-    const asked = Array.isArray(rule) ? { keywords: rule } : rule;
+    const asked = { ...(Array.isArray(rule) ? { keywords: rule } : rule), ...(match ? { match } : {}) };
     const monitor = await createMonitor(app, token, { subreddits: [`r/${subreddit}`], ...asked, sources: ['posts', 'comments'] });
     await cycle(app);
     clock.advance(30);
@@ -83,8 +84,19 @@ describe.each(engines)('keywords and queries in a scrape and in a monitor on %s'
     });
   });
 
-  it('a scrape for οδος, ending in a final sigma, finds it inside ΟΔΟΣΗΜΑΝΣΗ, as a monitor does', async () => {
-    expect(await found(['οδος'], [{ title: 'ΟΔΟΣΗΜΑΝΣΗ στην πόλη' }], ['μια ΟΔΟΣ', 'οδηγός'])).toEqual({
+  it('by default a scrape for api finds the word and not rapid, as a monitor does; asked for phrases, both find rapid', async () => {
+    const posts = [{ title: 'A rapid prototype' }, { title: 'The API, finally' }];
+    expect(await found(['api'], posts, ['our api docs', 'capital'])).toEqual({ 'The API, finally': ['api'], 'our api docs': ['api'] });
+    expect(await found(['api'], posts, ['our api docs', 'capital'], 'phrase')).toEqual({
+      'A rapid prototype': ['api'],
+      'The API, finally': ['api'],
+      'our api docs': ['api'],
+      capital: ['api'],
+    });
+  });
+
+  it('a scrape for οδος, ending in a final sigma, finds it inside ΟΔΟΣΗΜΑΝΣΗ in phrase mode, as a monitor does', async () => {
+    expect(await found(['οδος'], [{ title: 'ΟΔΟΣΗΜΑΝΣΗ στην πόλη' }], ['μια ΟΔΟΣ', 'οδηγός'], 'phrase')).toEqual({
       'ΟΔΟΣΗΜΑΝΣΗ στην πόλη': ['οδος'],
       'μια ΟΔΟΣ': ['οδος'],
     });

@@ -39,7 +39,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
       subreddits: ['r/node', 'r/TypeScript'],
       keywords: ['subpilot', 'reddit api'],
       exclude_keywords: [],
-      match: 'phrase',
+      match: 'word',
       sources: ['posts'],
       include_nsfw: false,
       webhook_url: null,
@@ -139,12 +139,18 @@ describe.each(engines)('the monitors API on %s', (engine) => {
 
   it.each([
     ['an unknown field', { color: 'red' }, '/color', /^unknown field `color`; known fields: name, subreddits, /],
-    ['a keyword that is blank after trimming', { keywords: ['ok', '   '] }, '/keywords/1', /^keywords\[1\] is 1 to 100 characters long after trimming spaces, without the NUL character \(U\+0000\)$/],
+    [
+      'a keyword that is blank after trimming',
+      { keywords: ['ok', '   '] },
+      '/keywords/1',
+      /^keywords\[1\] is 1 to 100 characters long after trimming spaces \(at most 200 with the spaces\), without the NUL character \(U\+0000\)$/,
+    ],
+    ['a keyword of 201 characters, one rule for its length', { keywords: ['k'.repeat(201)] }, '/keywords/0', /^keywords\[0\] is 1 to 100 characters long after trimming spaces \(at most 200/],
     ['101 subreddits', { subreddits: Array.from({ length: 101 }, (_, i) => `r/sub${i}`) }, '/subreddits', /^subreddits holds 1 to 100 items$/],
-    ['a subreddit without r/', { subreddits: ['node'] }, '/subreddits/0', /^subreddits\[0\] must be r\/name: .* \(got "node"\)$/],
+    ['a subreddit with a dash', { subreddits: ['r/no-de'] }, '/subreddits/0', /^subreddits\[0\] must be a subreddit: r\/name, .* \(got "r\/no-de"\)$/],
     ['the same source twice', { sources: ['posts', 'posts'] }, '/sources', /^sources must list each value only once$/],
     ['a daily cap of zero', { max_matches_per_day: 0 }, '/max_matches_per_day', /^max_matches_per_day is a whole number from 1 to 1000000, or null for no cap$/],
-    ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /^name is 1 to 64 characters long$/],
+    ['a name of 65 characters', { name: 'x'.repeat(65) }, '/name', /^name is 1 to 64 characters long after trimming spaces, without the NUL character \(U\+0000\)$/],
   ])('POST refuses %s with a 422 pointing at it, and stores nothing', async (_label, fields, path, message) => {
     const { token } = await app.accountWithKey(0);
     const response = await create(token, fields);
@@ -152,6 +158,8 @@ describe.each(engines)('the monitors API on %s', (engine) => {
     const problem = await response.json();
     expect(problem.code).toBe('request.invalid');
     expect(problem.errors).toContainEqual({ path, message: expect.stringMatching(message) });
+    // One message a place: a text too long is not refused twice, by two limits.
+    expect(problem.errors.filter((error: { path: string }) => error.path === path)).toHaveLength(1);
     expect((await (await app.api('GET', '/api/v1/monitors', { token })).json()).data).toEqual([]);
   });
 

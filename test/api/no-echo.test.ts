@@ -73,7 +73,7 @@ describe.each(engines)('answers never repeat request text that could hold a secr
   });
 
   const UNNAMED =
-    'an unknown field was sent (its name is not repeated: it may be a secret); known fields: subreddits, keywords, query, sort, time, limit, include_nsfw, sources, webhook_url';
+    'an unknown field was sent (its name is not repeated: it may be a secret); known fields: subreddits, keywords, query, match, sort, time, limit, include_nsfw, sources, webhook_url';
 
   it('a 422 for an unknown property named like a key says "an unknown field" and not its name', async () => {
     const answer = await call('POST', '/api/v1/scrape', { body: { subreddits: ['r/node'], keywords: ['a'], [SECRET]: 1 } });

@@ -51,7 +51,7 @@ describe.each(engines)('request validation comes after the key and before credit
   it.each([
     ['subreddits missing', { keywords: ['a'] }, '/subreddits'],
     ['keywords missing', { subreddits: ['r/node'] }, '/keywords'],
-    ['a subreddit without r/', { subreddits: ['node'], keywords: ['a'] }, '/subreddits/0'],
+    ['a subreddit of another site', { subreddits: ['https://twitter.com/r/node'], keywords: ['a'] }, '/subreddits/0'],
     ['a subreddit of one character', { subreddits: ['r/a'], keywords: ['a'] }, '/subreddits/0'],
     ['a subreddit of 22 characters', { subreddits: [`r/${'a'.repeat(22)}`], keywords: ['a'] }, '/subreddits/0'],
     ['a subreddit starting with _', { subreddits: ['r/_node'], keywords: ['a'] }, '/subreddits/0'],
@@ -74,9 +74,14 @@ describe.each(engines)('request validation comes after the key and before credit
 
   it.each([
     [
-      'a subreddit without r/',
-      { subreddits: ['typescript'], keywords: ['a'] },
-      { path: '/subreddits/0', message: 'subreddits[0] must be r/name: 2–21 letters, digits or _, not starting with _ (got "typescript")' },
+      'a link to a user instead of a subreddit',
+      { subreddits: ['https://www.reddit.com/user/spez?utm_source=share'], keywords: ['a'] },
+      {
+        path: '/subreddits/0',
+        message:
+          'subreddits[0] must be a subreddit: r/name, name, /r/name or a link such as https://www.reddit.com/r/name, its name 2–21 letters, ' +
+          'digits or _, not starting with _ (got "https://www.reddit.com/user/spez")',
+      },
     ],
     ['a sort of another name', { subreddits: ['r/node'], keywords: ['a'], sort: 'newest' }, { path: '/sort', message: 'sort must be one of new, relevance, top (got "newest")' }],
     [
@@ -96,7 +101,7 @@ describe.each(engines)('request validation comes after the key and before credit
   });
 
   it('an invalid body from an account with no credits is a 422, not a 402 (validation comes first)', async () => {
-    await expectProblem(await scrape({ subreddits: ['bad'], keywords: ['a'] }, {}, brokeToken), 422);
+    await expectProblem(await scrape({ subreddits: ['r/b'], keywords: ['a'] }, {}, brokeToken), 422);
   });
 
   it('an unknown /api/v1/ route is a problem+json 404', async () => {

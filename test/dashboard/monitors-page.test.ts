@@ -94,9 +94,13 @@ describe.each(engines)('the dashboard Monitors page on %s', (engine) => {
     expect(badCap.body).toContain('Please fix: Daily cap is a whole number from 1 to 1000000');
     expect(badCap.body).toContain('value="lots"');
 
-    const badName = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'subreddits', 'typescript\nbad!name'));
+    const badName = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'subreddits', 'typescript\nbad!name, r/x'));
     expect(badName.status).toBe(422);
-    expect(badName.body).toContain('Please fix: Subreddits “r/bad!name” must be r/name: 2–21 letters, digits or _, not starting with _.');
+    // Both bad items named before the rule, which is said once.
+    expect(badName.body).toContain(
+      'Please fix: Subreddits “bad!name” and “r/x” must be a subreddit: r/name, name, /r/name or a link such as https://www.reddit.com/r/name, ' +
+        'its name 2–21 letters, digits or _, not starting with _.',
+    );
 
     const privateHook = await send(browser, '/dashboard/monitors', '/dashboard/monitors', withField(FORM, 'webhook_url', 'https://10.1.2.3/hook'));
     expect(privateHook.status).toBe(422);

@@ -70,6 +70,13 @@ describe.each(engines)('the MCP server at /mcp on %s', (engine) => {
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
       expect(tool.description, tool.name).toMatch(/credit/);
     }
+    // A model reads amounts, not the operator's variables, and a nullable field's description at the field.
+    expect(JSON.stringify(first.tools)).not.toMatch(/PRICE_[A-Z]/);
+    type Property = { description?: string; anyOf?: { description?: string }[]; items?: { description?: string } };
+    const create = first.tools.find((t) => t.name === 'create_monitor')!.inputSchema.properties as Record<string, Property>;
+    expect(create.intent!.description).toMatch(/for 1 credit\b/);
+    expect(create.intent!.anyOf!.every((branch) => branch.description === undefined)).toBe(true);
+    expect(create.subreddits!.items!.description).toContain('r/name, name, /r/name or a Reddit link');
   });
 
   it.each<Era>(['legacy', 'modern'])('answers every tool in the %s era, charging as the API does', async (era) => {

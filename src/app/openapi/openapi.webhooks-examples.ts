@@ -42,6 +42,7 @@ const scrape = {
   subreddits: ['r/node', 'r/webdev'],
   keywords: ['webhooks'],
   query: null,
+  match: 'word',
   sort: 'new',
   time: 'week',
   limit: 100,

@@ -20,7 +20,7 @@ export const formBody = Type.Object({
   subreddits: Type.String({ maxLength: 10_000 }),
   keywords: Type.String({ maxLength: 10_000 }),
   exclude_keywords: Type.Optional(Type.String({ maxLength: 10_000 })),
-  match: Type.Optional(Type.Union([Type.Literal('phrase'), Type.Literal('word')])),
+  match: Type.Optional(Type.Union([Type.Literal('word'), Type.Literal('phrase')])),
   // The form always sends one empty `sources` (a hidden field), so no box ticked reads as "none", not as "field absent".
   sources: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 4 })])),
   include_nsfw: Type.Optional(Type.String({ maxLength: 10 })),
@@ -46,7 +46,7 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
   subreddits: body.subreddits,
   keywords: body.keywords,
   excludeKeywords: body.exclude_keywords ?? '',
-  match: body.match ?? 'phrase',
+  match: body.match ?? 'word',
   // A client that sends no sources field at all gets the API's default.
   sources: body.sources === undefined ? ['posts'] : [body.sources].flat().filter(isSource),
   includeNsfw: body.include_nsfw !== undefined,
@@ -60,18 +60,15 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
 });
 
 /**
- * The form in the API's terms: subreddits one per line or comma separated, "r/" added where it was
- * left out; keywords one per line; empty optional fields are "none", an empty bar is the default one.
- * The usecases check every value (a number that is not digits arrives as NaN).
+ * The form in the API's terms: subreddits one per line or comma separated, each in any form the API
+ * takes (the usecases make it r/name); keywords one per line; empty optional fields are "none", an
+ * empty bar is the default one. The usecases check every value (a number that is not digits arrives as NaN).
  */
 export function inputOf(form: MonitorForm): Required<MonitorInput> {
   const cap = form.maxPerDay;
   return {
     name: form.name.trim(),
-    subreddits: form.subreddits
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((name) => `r/${name.replace(/^\/?r\//i, '')}`),
+    subreddits: form.subreddits.split(/[\s,]+/).filter(Boolean),
     keywords: lines(form.keywords),
     exclude_keywords: lines(form.excludeKeywords),
     match: form.match,
@@ -136,12 +133,23 @@ export function formRefusal(problem: AppError, input: Required<MonitorInput>): F
   if (noModel) return { message: noModel.message, fields: { [noModel.field]: noModel.message } };
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (!issues?.length) return { message: problem.message, fields: {} };
-  const fields: FieldErrors = {};
-  const parts = issues.map(({ path, message }) => {
+  // Items of one field refused by one rule are named together, so a long rule is said once.
+  const grouped = new Map<string, { field: string; rule: string; items: string[] }>();
+  for (const { path, message } of issues) {
     const [field = '', index] = path.split('/').slice(1);
     const item = index === undefined ? undefined : (input[field as keyof MonitorInput] as string[] | undefined)?.[Number(index)];
-    const rule = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
-    const part = `${LABELS[field] ?? field}${item === undefined ? '' : ` “${item}”`} ${rule}`;
+    const worded = message.startsWith(`${fieldName(path)} `) ? message.slice(fieldName(path).length + 1) : message;
+    // The item is quoted before the rule, so the rule's own "(got …)" would say it twice.
+    const rule = item === undefined ? worded : worded.replace(/ \(got .*\)$/s, '');
+    const key = `${field}\u0000${rule}`;
+    const group = grouped.get(key) ?? { field, rule, items: [] };
+    if (item !== undefined) group.items.push(`“${item}”`);
+    grouped.set(key, group);
+  }
+  const fields: FieldErrors = {};
+  const parts = [...grouped.values()].map(({ field, rule, items }) => {
+    const named = items.length === 0 ? '' : ` ${items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`}`;
+    const part = `${LABELS[field] ?? field}${named} ${rule}`;
     fields[field] = fields[field] ? `${fields[field]}; ${part}` : part;
     return part;
   });

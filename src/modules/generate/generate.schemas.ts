@@ -59,7 +59,7 @@ export const generateBodySchema = oneOf(
     Type.Object(
       {
         type: Type.Literal('post', { description: 'A new self post' }),
-        subreddit: subredditSchema('r/<name> the post is for'),
+        subreddit: subredditSchema('The subreddit the post is for'),
         instructions,
         tone,
         max_length: maxLength,

@@ -19,6 +19,7 @@ import { buildPrompt, missingPart, toDraft } from './generate.prompt.ts';
 import { createGenerationsRepository, type GenerationRow } from './generate.repository.ts';
 import type { GenerateBody, GenerationEdit } from './generate.schemas.ts';
 import { committingGeneration, toGenerationView } from './generate.view.ts';
+import { checkedSubreddit } from '../../shared/http/subreddit.ts';
 
 /** The inbox's marks on a match, made in the transaction that records or settles its draft (monitors' inboxIn). */
 export type InboxMarks = (db: Kysely<Tables>) => {
@@ -103,7 +104,7 @@ export function createGenerateUsecases(deps: {
     const now = clock();
     const id = newId('gen', now, random);
     const price = chargeFor(prices, { kind: 'generation', id });
-    const subreddit = reply ? reply.subreddit : `r/${(body as { subreddit: string }).subreddit.slice(2)}`;
+    const subreddit = reply ? reply.subreddit : checkedSubreddit((body as { subreddit: string }).subreddit);
     return {
       id,
       account_id: payer.accountId,

@@ -6,7 +6,7 @@ import type { Caller } from '../keys/keys.usecases.ts';
 import { countCall } from '../ratelimit/ratelimit.hooks.ts';
 import type { RateLimitUsecases } from '../ratelimit/ratelimit.usecases.ts';
 import { MAX_RESULT_CHARS, sizeOf, toolError, toolResult } from './mcp.results.ts';
-import { advertisedSchema, checkerOf } from './mcp.schemas.ts';
+import { advertisedSchema, checkerOf, withAmounts } from './mcp.schemas.ts';
 import type { Tool, ToolDeps } from './mcp.tools-kit.ts';
 import { toolsOf } from './mcp.tools.ts';
 
@@ -45,8 +45,8 @@ export function createMcpEndpoint(deps: ToolDeps & { rateLimit: RateLimitUsecase
   const listed = tools.map((t) => ({
     name: t.name,
     title: t.title,
-    description: t.description,
-    inputSchema: advertisedSchema(t.schema) as { type: 'object' },
+    description: withAmounts(t.description, deps.prices),
+    inputSchema: advertisedSchema(t.schema, deps.prices) as { type: 'object' },
     annotations: t.annotations,
   }));
   const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { oneOf } from '../../shared/http/schemas.ts';
+import { nullable, oneOf, subredditSchema } from '../../shared/http/schemas.ts';
 import { advertisedSchema, argumentsOf, checkerOf } from './mcp.schemas.ts';
 
 const union = oneOf(
@@ -11,9 +11,11 @@ const union = oneOf(
   { title: 'Draft' },
 );
 
+const PRICES = { scrapePair: 1, generate: 5, publish: 10, monitorMatch: 1, judge: 2 };
+
 describe('tool arguments from the API schemas', () => {
   it('a union is advertised as one object: literals as a described enum, required only where every shape requires it', () => {
-    expect(advertisedSchema(argumentsOf(union, { confirm: Type.Optional(Type.Boolean()) }))).toEqual({
+    expect(advertisedSchema(argumentsOf(union, { confirm: Type.Optional(Type.Boolean()) }), PRICES)).toEqual({
       type: 'object',
       description: 'Exactly one of these shapes, with its required fields: Reply (type, post_id); Post (type, subreddit).',
       properties: {
@@ -38,5 +40,20 @@ describe('tool arguments from the API schemas', () => {
     const check = checkerOf('t', argumentsOf(null));
     expect(check(undefined)).toEqual({});
     expect(() => check({ surprise: true })).toThrow(/unknown field `surprise`/);
+  });
+
+  it('a nullable field says what it is at the field itself, not inside its anyOf, with the prices as amounts', () => {
+    const schema = Type.Object({ intent: nullable(Type.String({ description: 'Judged for PRICE_JUDGE credits; drafted for PRICE_GENERATE each' })) });
+    const { properties } = advertisedSchema(argumentsOf(schema), PRICES) as { properties: Record<string, { description?: string; anyOf: object[] }> };
+    expect(properties.intent).toEqual({ description: 'Judged for 2 credits; drafted for 5 credits each', anyOf: [{ type: 'string' }, { type: 'null' }] });
+  });
+
+  it('a subreddit field lists its forms in words, and keeps no validator-only mark', () => {
+    const { properties } = advertisedSchema(argumentsOf(Type.Object({ subreddit: subredditSchema('Where to post') })), PRICES) as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(properties.subreddit!.description).toMatch(/^Where to post: r\/name, name, \/r\/name or a Reddit link .*; must be a subreddit: /);
+    expect(properties.subreddit!.examples).toContain('https://www.reddit.com/r/typescript/');
+    expect(Object.keys(properties.subreddit!).filter((key) => key.startsWith('x-'))).toEqual([]);
   });
 });

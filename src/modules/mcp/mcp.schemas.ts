@@ -1,7 +1,9 @@
 import Type, { type TSchema } from 'typebox';
+import { PRICE_VARIABLES, type Prices } from '../../shared/config/config.ts';
 import { hasFieldRules } from '../../shared/http/field-rules.ts';
 import { checkerOf as sharedChecker } from '../../shared/http/checker.ts';
-import { RULE_KEYWORD } from '../../shared/http/validation-messages.ts';
+import { ECHO_KEYWORD, RULE_KEYWORD } from '../../shared/http/validation-messages.ts';
+import { plural } from '../../shared/text.ts';
 
 type Json = Record<string, unknown>;
 type Properties = Record<string, TSchema>;
@@ -25,13 +27,45 @@ export function argumentsOf(schema: TSchema | null, extra: Properties = {}): TSc
   return Type.Object({ ...own, ...extra }, { additionalProperties: false, ...(title ? { title } : {}) });
 }
 
-/** The JSON of a schema, with each `x-rule` (our wording for a pattern) folded into the description the model reads. */
-function plain(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(plain);
+/**
+ * A nullable field's description at the field itself: TypeBox writes `nullable(x)` as an `anyOf` whose
+ * branch holds the description, where a model reading the property does not look. Only a union with
+ * one described branch that is no object (an object's description is its own shape's).
+ */
+function liftDescription(out: Json): void {
+  const branches = (out.anyOf ?? out.oneOf) as Json[] | undefined;
+  if (!branches || typeof out.description === 'string') return;
+  const described = branches.filter((branch) => typeof branch.description === 'string');
+  if (described.length !== 1 || described[0]!.type === 'object') return;
+  const { description, ...rest } = described[0]!;
+  out.description = description;
+  branches[branches.indexOf(described[0]!)] = rest;
+}
+
+/**
+ * A description with this server's amounts for the price variables the API's reference names (a
+ * field says "for PRICE_JUDGE credits"): a model cannot read the operator's environment.
+ */
+export function withAmounts(text: string, prices: Prices): string {
+  return (Object.entries(PRICE_VARIABLES) as [keyof Prices, string][]).reduce(
+    (said, [price, variable]) => said.replace(new RegExp(`\\b${variable}\\b(?: credits)?`, 'g'), plural(prices[price], 'credit')),
+    text,
+  );
+}
+
+/**
+ * The JSON of a schema as a model reads it: each `x-rule` (our wording for a pattern) folded into the
+ * description, the validator's own marks (`x-echo`) left out, a nullable field's description lifted,
+ * and prices as amounts.
+ */
+function plain(schema: unknown, prices: Prices): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => plain(item, prices));
   if (schema === null || typeof schema !== 'object') return schema;
-  const { [RULE_KEYWORD]: rule, ...rest } = schema as Json;
-  const out: Json = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, plain(value)]));
+  const { [RULE_KEYWORD]: rule, [ECHO_KEYWORD]: _echo, ...rest } = schema as Json;
+  const out: Json = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, plain(value, prices)]));
   if (typeof rule === 'string') out.description = out.description ? `${out.description}; ${rule}` : rule;
+  if (typeof out.description === 'string') out.description = withAmounts(out.description, prices);
+  liftDescription(out);
   return out;
 }
 
@@ -55,8 +89,8 @@ function mergeField(first: Json, next: Json): Json {
  * with every shape's fields, required only where every shape requires them, and the shapes named in
  * the description. The call itself is checked against the union (`checkerOf`), so nothing is looser.
  */
-export function advertisedSchema(schema: TSchema): Json {
-  const json = plain(JSON.parse(JSON.stringify(schema))) as Json;
+export function advertisedSchema(schema: TSchema, prices: Prices): Json {
+  const json = plain(JSON.parse(JSON.stringify(schema)), prices) as Json;
   const branches = json.oneOf as Json[] | undefined;
   if (!branches) return json;
   const properties: Record<string, Json> = {};

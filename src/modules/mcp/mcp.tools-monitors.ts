@@ -7,6 +7,8 @@ import {
   type MonitorBody,
   type MonitorPatchBody,
 } from '../monitors/monitors.schemas.ts';
+import type { Prices } from '../../shared/config/config.ts';
+import { matchCost } from '../credits/credits.prices.ts';
 import { excerpt, fittedPage, type ToolAnswer } from './mcp.results.ts';
 import { argumentsOf } from './mcp.schemas.ts';
 import { credits, demoMark, pagedTool, tool, type ToolDeps } from './mcp.tools-kit.ts';
@@ -22,6 +24,18 @@ const lookingFor = (m: MonitorView) =>
 const describeMonitor = (m: MonitorView) =>
   `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${lookingFor(m)} in ${m.subreddits.join(', ')}` +
   (m.intent === null ? '' : `, judged against "${m.intent}" (bar ${m.min_relevance})`);
+
+/**
+ * What each new match of this monitor costs, as the poller will charge it (credits.prices.ts): the
+ * match, the judge's score when it has an intent, and a draft when it drafts replies.
+ */
+function costOfMatches(m: MonitorView, prices: Prices): string {
+  const delivered = matchCost(prices, { judged: m.intent !== null, filtered: false });
+  const parts = m.intent === null ? '' : `: ${credits(prices.monitorMatch)} for the match and ${credits(prices.judge)} for its relevance score`;
+  const filtered = m.intent === null ? '' : ` One scored below ${m.min_relevance} is kept as filtered and costs only the score, ${credits(matchCost(prices, { judged: true, filtered: true }))}.`;
+  const draft = m.draft_replies ? ` Each delivered match's reply draft costs ${credits(prices.generate)} more.` : '';
+  return `Each new match costs ${credits(delivered)}${parts}.${filtered}${draft}`;
+}
 
 /** A match's score and reason, or why it went out unjudged; nothing for a monitor without an intent. */
 export const verdictOf = (m: MatchPage['data'][number]) =>
@@ -80,6 +94,7 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
       'Starts watching subreddits for new posts and/or comments with the keywords or a boolean query, from now on; each new match is stored once and ' +
       `costs ${credits(prices.monitorMatch)}, charged when it is found, until the monitor is paused or the credits run out (it then pauses). ` +
       `With an intent each match is also scored 0–100 with a reason for ${credits(prices.judge)} more; one below min_relevance is kept as filtered and costs only that. ` +
+      `With draft_replies each delivered match also gets a reply draft for ${credits(prices.generate)}. ` +
       'Creating it is free. Side effects: a monitor that keeps spending credits; with webhook_url, matches are POSTed there. ' +
       'Read matches with get_monitor_matches.',
     scope: 'monitors',
@@ -87,7 +102,7 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (caller, args) => {
       const monitor = await monitors.create(caller.accountId, args, { via: caller.via });
-      const summary = `Created monitor ${describeMonitor(monitor)}. Each new match costs ${credits(prices.monitorMatch)}. Read them with get_monitor_matches, id ${monitor.id}.`;
+      const summary = `Created monitor ${describeMonitor(monitor)}. ${costOfMatches(monitor, prices)} Read them with get_monitor_matches, id ${monitor.id}.`;
       return { summary, data: monitor };
     },
   }),
@@ -104,7 +119,8 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     title: 'Update a monitor',
     description:
       'Changes a monitor: status "paused" stops it (and its spending), "active" resumes it; any other field given replaces its value, ' +
-      'fields left out keep theirs. Free: spends no credits, but an active monitor spends as matches arrive.',
+      `fields left out keep theirs. Free: spends no credits, but an active monitor spends as matches arrive: ${credits(prices.monitorMatch)} a match, ` +
+      `${credits(prices.judge)} more for each score with an intent, ${credits(prices.generate)} more for each draft with draft_replies.`,
     scope: 'monitors',
     schema: argumentsOf(monitorParamsSchema, monitorPatchSchema.properties),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { SUBREDDIT_PATTERN } from '../../shared/http/subreddit.ts';
-import { checkSettings, newMonitorSettings, SUBREDDIT_NAME } from './monitors.input.ts';
+import { checkSettings, newMonitorSettings } from './monitors.input.ts';
 
 describe('a monitor’s settings as the usecases check them', () => {
-  it('the subreddit rule is the one scrape’s schema uses', () => {
-    expect(SUBREDDIT_NAME.source).toBe(SUBREDDIT_PATTERN.replace('/', '\\/'));
-  });
-
   it('a new monitor gets the defaults, trimmed keywords and folded duplicates, in the first spelling given', () => {
-    expect(newMonitorSettings({ name: ' Watch ', subreddits: ['r/Node', 'r/node'], keywords: [' API ', 'api', 'ü'] })).toEqual({
+    const subreddits = ['r/Node', 'node', 'https://old.reddit.com/r/NODE/', 'R/typescript'];
+    expect(newMonitorSettings({ name: ' Watch ', subreddits, keywords: [' API ', 'api', 'ü'] })).toEqual({
       name: 'Watch',
-      subreddits: ['r/Node'],
+      subreddits: ['r/Node', 'r/typescript'],
       keywords: ['API', 'ü'],
       exclude_keywords: [],
-      match: 'phrase',
+      match: 'word',
       sources: ['posts'],
       include_nsfw: false,
       webhook_url: null,
@@ -29,7 +25,7 @@ describe('a monitor’s settings as the usecases check them', () => {
   it('what a form could send that a schema would refuse is a 422 naming every bad field', () => {
     const refused = (() => {
       try {
-        checkSettings({ subreddits: ['node'], keywords: 'api', sources: ['posts', 'posts'], include_nsfw: 'yes', max_matches_per_day: 1.5 });
+        checkSettings({ subreddits: ['r/no-de'], keywords: 'api', sources: ['posts', 'posts'], include_nsfw: 'yes', max_matches_per_day: 1.5 });
       } catch (error) {
         return error as { status: number; extra: { errors: { path: string }[] } };
       }

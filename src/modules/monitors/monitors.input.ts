@@ -1,13 +1,12 @@
-import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from '../../shared/http/subreddit.ts';
+import { subredditName, subredditProblem } from '../../shared/http/subreddit.ts';
 import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
  * No schema code here: the operator CLI loads the monitors usecases, and a one-shot command must not
- * load typebox (test/cli/startup.test.ts). So the subreddit rule comes from the schemas' typebox-free
- * SUBREDDIT_PATTERN, not from a schema.
+ * load typebox (test/cli/startup.test.ts). So the subreddit rule comes from the typebox-free
+ * subreddit.ts, as the schemas' does.
  */
-export const SUBREDDIT_NAME = new RegExp(SUBREDDIT_PATTERN);
 
 export const MONITOR_LIMITS = {
   name: 64,
@@ -67,7 +66,7 @@ function list(problems: Problem[], field: string, value: unknown, min: number, m
 
 /** "is 1 to 100 characters long after trimming spaces": what the schema cannot check, worded like what it can. */
 // U+0000 too: PostgreSQL's text cannot store it (the API schema's pattern refuses it likewise).
-const TRIMMED = (max: number) => `${rules.length(1, max)} after trimming spaces, without the NUL character (U+0000)`;
+const TRIMMED = (max: number) => rules.trimmed(max);
 const hasNul = (text: string) => text.includes('\u0000');
 
 /** Keywords trimmed, each 1–100 characters after trimming (the schema cannot trim), folded. */
@@ -92,16 +91,19 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
   },
   subreddits(problems, value) {
     const items = list(problems, 'subreddits', value, 1, MONITOR_LIMITS.subreddits) ?? [];
-    items.forEach((name, index) => {
-      if (!SUBREDDIT_NAME.test(name)) problems.push({ path: `/subreddits/${index}`, message: SUBREDDIT_RULE });
+    // Any accepted form (a link, a bare name) is stored as r/name.
+    const names = items.map((text, index) => {
+      const name = subredditName(text);
+      if (name === null) problems.push({ path: `/subreddits/${index}`, message: subredditProblem(text) });
+      return name ?? text;
     });
-    return foldDuplicates(items);
+    return foldDuplicates(names);
   },
   // None at all is fine here when a query is given: newMonitorSettings and the update check the pair.
   keywords: (problems, value) => keywords(problems, 'keywords', value, 0, MONITOR_LIMITS.keywords),
   exclude_keywords: (problems, value) => keywords(problems, 'exclude_keywords', value, 0, MONITOR_LIMITS.excludeKeywords),
   match(problems, value) {
-    if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: rules.oneOf(['phrase', 'word']) });
+    if (value !== 'phrase' && value !== 'word') problems.push({ path: '/match', message: rules.oneOf(['word', 'phrase']) });
     return value as MatchMode;
   },
   sources(problems, value) {
@@ -176,7 +178,9 @@ export function assertLooksForSomething(settings: Pick<MonitorSettings, 'keyword
 
 const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
   exclude_keywords: [],
-  match: 'phrase',
+  // Whole words unless asked otherwise: "api" should not find "rapid" (docs/api/queries.md). Monitors made
+  // before this default keep the mode they were stored with.
+  match: 'word',
   sources: ['posts'],
   include_nsfw: false,
   webhook_url: null,

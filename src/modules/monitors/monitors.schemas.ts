@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { fieldRule, SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
-import { dataSourceSchema, nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { dataSourceSchema, matchModeSchema, nullable, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 import { health, source } from './monitors.health-schema.ts';
 import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
 
@@ -11,7 +11,7 @@ const keyword = trimmedText({ max: 200, trimmedMax: MONITOR_LIMITS.keywordLength
 /** Every field a monitor has, without defaults: POST adds them, PATCH must not (a left-out field keeps its value). */
 const fields = {
   name: trimmedText({ max: MONITOR_LIMITS.name, trimmedMax: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
-  subreddits: Type.Array(subredditSchema(), {
+  subreddits: Type.Array(subredditSchema('A subreddit to watch'), {
     minItems: 1,
     maxItems: MONITOR_LIMITS.subreddits,
     description: 'Folded case-insensitively (the first spelling is kept).',
@@ -26,9 +26,7 @@ const fields = {
     maxItems: MONITOR_LIMITS.excludeKeywords,
     description: 'A post or comment containing one of these is not a match.',
   }),
-  match: Type.Union([Type.Literal('phrase'), Type.Literal('word')], {
-    description: '"phrase": the keyword anywhere in the text; "word": only as whole words ("api" does not match "rapid").',
-  }),
+  match: matchModeSchema(),
   sources: Type.Array(source, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'What to watch.' }),
   include_nsfw: Type.Boolean({ description: 'Whether posts and comments marked NSFW can match.' }),
   webhook_url: nullable(
@@ -81,7 +79,7 @@ export const monitorBodySchema = Type.Object(
     subreddits: fields.subreddits,
     keywords: Type.Optional({ ...fields.keywords, default: [] }),
     exclude_keywords: Type.Optional({ ...fields.exclude_keywords, default: [] }),
-    match: Type.Optional({ ...fields.match, default: 'phrase' }),
+    match: Type.Optional({ ...fields.match, default: 'word' }),
     sources: Type.Optional({ ...fields.sources, default: ['posts'] }),
     include_nsfw: Type.Optional({ ...fields.include_nsfw, default: false }),
     webhook_url: Type.Optional(fields.webhook_url),

@@ -261,13 +261,16 @@ export function createMonitorsUsecases(deps: {
   };
 }
 
-/** For operators (`subpilot monitors list`): an account's monitors with how many matches each stored today (UTC). */
+/** For operators (`subpilot monitors list`): an account's monitors with how many matches each stored today (UTC), all or those watching one subreddit. */
 export function createMonitorsOverview(deps: { db: Database; clock: () => Date }) {
   const monitors = createMonitorsRepository(deps.db);
   return {
-    async list(accountId: string) {
+    /** `subreddit` (r/name): only the monitors that watch it, whatever its case there (Reddit's names have none). */
+    async list(accountId: string, filter: { subreddit?: string } = {}) {
       const rows = await monitors.listWithMatchesSince(accountId, utcDayStart(deps.clock()));
-      return rows.map((row) => ({
+      const wanted = filter.subreddit?.toLowerCase();
+      const watching = (row: (typeof rows)[number]) => wanted === undefined || (JSON.parse(row.subreddits) as string[]).some((s) => s.toLowerCase() === wanted);
+      return rows.filter(watching).map((row) => ({
         id: row.id,
         name: row.name,
         status: row.status,

@@ -43,7 +43,7 @@ export const publishBodySchema = oneOf(
     Type.Object(
       {
         type: Type.Literal('post'),
-        subreddit: subredditSchema('r/<name> to post in'),
+        subreddit: subredditSchema('The subreddit to post in'),
         title: Type.String({ minLength: 1, maxLength: 300, ...NOT_BLANK, description: '1–300 characters, not blank' }),
         body: markdown,
         allow_duplicate: allowDuplicate,

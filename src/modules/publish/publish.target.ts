@@ -2,6 +2,7 @@ import { remove as withoutLookalikes } from 'confusables';
 import { publishErrors } from './publish.errors.ts';
 import type { PublishBody, PublishFields } from './publish.schemas.ts';
 import { sha256 } from '../../shared/crypto/sha256.ts';
+import { checkedSubreddit } from '../../shared/http/subreddit.ts';
 
 /**
  * What goes to Reddit: a comment under `target` (t3_/t1_), or a self post in `target` (r/name); and
@@ -76,7 +77,7 @@ export async function resolveTarget(accountId: string, body: PublishBody, readDr
       const thread = body.parent.startsWith('t3_') ? body.parent : null;
       return { kind: 'comment', target: body.parent, title: null, body: body.body, generationId: null, subreddit: null, thread };
     }
-    const subreddit = `r/${body.subreddit.slice(2)}`;
+    const subreddit = checkedSubreddit(body.subreddit);
     return { kind: 'post', target: subreddit, title: body.title.trim(), body: body.body, generationId: null, subreddit, thread: null };
   }
   const draft = await readDraft(accountId, body.generation_id).catch(() => {

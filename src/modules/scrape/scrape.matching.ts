@@ -1,7 +1,8 @@
 import type { RedditItem, RedditPost } from '../../integrations/reddit/reddit.types.ts';
-import { buildMatchIndex, type MatchItem } from '../../shared/matching/keywords.ts';
+import { buildMatchIndex, type MatchItem, type MatchMode } from '../../shared/matching/keywords.ts';
 import { combinedQuery, parseQuery, searchTerms } from '../../shared/matching/query.ts';
 import { SCRAPE_SOURCES, type ScrapeBody } from './scrape.schemas.ts';
+import { subredditName, subredditProblem } from '../../shared/http/subreddit.ts';
 import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
 
 export interface ScrapeRequest {
@@ -10,6 +11,8 @@ export interface ScrapeRequest {
   keywords: string[];
   /** The query as given (docs/api/queries.md); absent in scrapes stored before queries, null: keywords alone. */
   query?: string | null;
+  /** How terms match; absent in scrapes stored before the choice, which matched as `phrase`. */
+  match?: MatchMode;
   sort: 'new' | 'relevance' | 'top';
   time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
   limit: number;
@@ -35,15 +38,15 @@ export type ScrapeResult = Omit<RedditItem, 'subreddit'> &
 
 /**
  * The request's keywords and query, as one rule: what it finds in a post (title and text) or a comment
- * (its text), the terms found in request order. It is the matcher monitors use, in `phrase` mode
- * (anywhere in the text, with its Unicode case folds and whitespace runs as one space), so a scrape
- * and a monitor with the same keywords or query agree on an item. null: no match (a match by
- * `author:` alone finds no term, so an empty list is a match).
+ * (its text), the terms found in request order. It is the matcher monitors use, in the request's mode
+ * (with its Unicode case folds and whitespace runs as one space), so a scrape and a monitor with the
+ * same keywords or query and mode agree on an item. null: no match (a match by `author:` alone finds
+ * no term, so an empty list is a match).
  */
-export function keywordFinder(request: Pick<ScrapeRequest, 'keywords' | 'query'>): (item: MatchItem) => string[] | null {
+export function keywordFinder(request: Pick<ScrapeRequest, 'keywords' | 'query' | 'match'>): (item: MatchItem) => string[] | null {
   const rule = 'scrape';
   const query = combinedQuery({ keywords: request.keywords, excludes: [], query: request.query ?? null });
-  const index = buildMatchIndex([{ monitorId: rule, query, mode: 'phrase' }]);
+  const index = buildMatchIndex([{ monitorId: rule, query, mode: request.match ?? 'phrase' }]);
   return (item) => index.match(item).get(rule) ?? null;
 }
 
@@ -81,7 +84,13 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
     // Counted in code points, as the schema's pattern counts them.
     const length = [...keyword.trim()].length;
     if (length >= 1 && length <= 100) return [];
-    return [{ path: `/keywords/${index}`, message: `${rules.length(1, 100)} after trimming spaces` }];
+    return [{ path: `/keywords/${index}`, message: rules.trimmed(100) }];
+  });
+  // The schema has let only accepted forms through; a caller without it (a form) gets the same refusal.
+  const subreddits = body.subreddits.map((text, index) => {
+    const name = subredditName(text);
+    if (name === null) problems.push({ path: `/subreddits/${index}`, message: subredditProblem(text) });
+    return name ?? text;
   });
   problems.push(...queryProblems(query));
   if (keywords.length === 0 && query === null) problems.push({ path: '/keywords', message: NOTHING_TO_MATCH });
@@ -89,9 +98,10 @@ export function normalizeScrapeBody(body: ScrapeBody): ScrapeRequest {
     throw invalidFields('The request body', problems, matchingRuleCode(problems));
   }
   return {
-    subreddits: foldDuplicates(body.subreddits).map((s) => `r/${s.slice(2)}`),
+    subreddits: foldDuplicates(subreddits),
     keywords: foldDuplicates(keywords.map((k) => k.trim())),
     query,
+    match: body.match ?? 'word',
     sort: body.sort ?? 'new',
     time: (body.time ?? 'week') as ScrapeRequest['time'],
     limit: body.limit ?? 100,

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { QUERY_LIMITS } from '../../shared/matching/query.ts';
 import { SOMETHING_TO_MATCH } from '../../shared/http/field-rules.ts';
-import { dataSourceSchema, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
+import { dataSourceSchema, matchModeSchema, pageQuerySchema, subredditSchema, trimmedText, webhookUrlSchema } from '../../shared/http/schemas.ts';
 
 export const MAX_RESULTS = 500;
 /** What a scrape reads, in the order it is stored and shown. */
@@ -9,7 +9,7 @@ export const SCRAPE_SOURCES = ['posts', 'comments'] as const;
 
 export const scrapeBodySchema = Type.Object(
   {
-    subreddits: Type.Array(subredditSchema(), {
+    subreddits: Type.Array(subredditSchema('A subreddit to search'), {
       minItems: 1,
       maxItems: 20,
       description: 'Folded case-insensitively; duplicates are charged once.',
@@ -31,6 +31,7 @@ export const scrapeBodySchema = Type.Object(
           'is checked against the whole query. A syntax error is a 422 whose errors[].position points at the character.',
       }),
     ),
+    match: Type.Optional(matchModeSchema({ default: 'word' })),
     sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('relevance'), Type.Literal('top')], { default: 'new' })),
     time: Type.Optional(
       Type.Union(
@@ -102,6 +103,7 @@ export const scrapeSchema = Type.Object(
     subreddits: Type.Array(Type.String()),
     keywords: Type.Array(Type.String()),
     query: Type.Union([Type.String(), Type.Null()]),
+    match: matchModeSchema({ description: 'How keywords and query terms were matched: "word" or "phrase" (scrapes made before the choice: "phrase")' }),
     sort: Type.String(),
     time: Type.String(),
     limit: Type.Integer(),

@@ -14,6 +14,8 @@ export function toScrapeView(row: ScrapeRow, balance?: number) {
     ...request,
     // Scrapes stored before queries had none.
     query: request.query ?? null,
+    // Scrapes stored before the choice matched anywhere in the text.
+    match: request.match ?? 'phrase',
     // Scrapes stored before comments could be read searched posts only.
     sources: request.sources ?? ['posts'],
     webhook_url: row.webhook_url,

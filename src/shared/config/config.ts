@@ -64,6 +64,18 @@ export interface Config {
   channels: ChannelsConfig;
 }
 
+/**
+ * The variable that sets each price. The API's reference names them (its prices are each instance's
+ * own); what a model reads over MCP states the amounts instead (mcp.schemas.ts).
+ */
+export const PRICE_VARIABLES = {
+  scrapePair: 'PRICE_SCRAPE',
+  generate: 'PRICE_GENERATE',
+  publish: 'PRICE_PUBLISH',
+  monitorMatch: 'PRICE_MONITOR_MATCH',
+  judge: 'PRICE_JUDGE',
+} as const satisfies Record<keyof Prices, string>;
+
 /** Credits per unit of what each feature sells; what a purchase costs is worked out in credits.prices.ts. */
 export interface Prices {
   /** Per subreddit × keyword pair of a scrape. */
@@ -226,11 +238,11 @@ export function loadConfig(env: Env = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL),
     ...source,
     prices: {
-      scrapePair: integer(env, 'PRICE_SCRAPE', 1, 0, 1_000_000),
-      generate: integer(env, 'PRICE_GENERATE', 5, 0, 1_000_000),
-      publish: integer(env, 'PRICE_PUBLISH', 10, 0, 1_000_000),
-      monitorMatch: integer(env, 'PRICE_MONITOR_MATCH', 1, 0, 1_000_000),
-      judge: integer(env, 'PRICE_JUDGE', 1, 0, 1_000_000),
+      scrapePair: integer(env, PRICE_VARIABLES.scrapePair, 1, 0, 1_000_000),
+      generate: integer(env, PRICE_VARIABLES.generate, 5, 0, 1_000_000),
+      publish: integer(env, PRICE_VARIABLES.publish, 10, 0, 1_000_000),
+      monitorMatch: integer(env, PRICE_VARIABLES.monitorMatch, 1, 0, 1_000_000),
+      judge: integer(env, PRICE_VARIABLES.judge, 1, 0, 1_000_000),
     },
     logLevel,
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),

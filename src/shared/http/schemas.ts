@@ -1,5 +1,6 @@
 import Type, { type Static, type TSchema, type TUnion } from 'typebox';
-import { SUBREDDIT_PATTERN, SUBREDDIT_RULE } from './subreddit.ts';
+import { SUBREDDIT_EXAMPLES, SUBREDDIT_MAX_LENGTH, SUBREDDIT_PATTERN, SUBREDDIT_RULE } from './subreddit.ts';
+import { ECHO_KEYWORD, rules } from './validation-messages.ts';
 
 export const pageQuerySchema = Type.Object(
   {
@@ -9,9 +10,22 @@ export const pageQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A subreddit in a request, `r/<name>`; `description` says what it is for, else the rule. */
-export const subredditSchema = (description = 'r/<name>: 2–21 of A–Z a–z 0–9 _, not starting with _') =>
-  Type.String({ pattern: SUBREDDIT_PATTERN, 'x-rule': SUBREDDIT_RULE, description });
+/**
+ * A subreddit in a request, in any of the forms subreddit.ts accepts; the usecases turn it into
+ * `r/<name>`, which is what is stored and answered. `purpose` says what it is for.
+ */
+export const subredditSchema = (purpose = 'A subreddit') =>
+  Type.String({
+    maxLength: SUBREDDIT_MAX_LENGTH,
+    pattern: SUBREDDIT_PATTERN,
+    'x-rule': SUBREDDIT_RULE,
+    // What was typed is repeated in the refusal (the link's query left out, nothing that looks like a key).
+    [ECHO_KEYWORD]: true,
+    description:
+      `${purpose}: r/name, name, /r/name or a Reddit link (https://www.reddit.com/r/name/…, old.reddit.com, reddit.com/r/name), ` +
+      'any case; stored and answered as r/name. The name is 2–21 letters, digits or _, not starting with _.',
+    examples: SUBREDDIT_EXAMPLES,
+  });
 
 /**
  * Text the server trims before it uses it: `max` raw characters, and `min`–`trimmedMax` once trimmed,
@@ -23,7 +37,7 @@ export const trimmedText = (options: { max: number; trimmedMax: number; descript
     minLength: 1,
     maxLength: options.max,
     pattern: `^\\s*[^\\s\\u0000](?:[^\\u0000]{0,${options.trimmedMax - 2}}[^\\s\\u0000])?\\s*$`,
-    'x-rule': `is 1 to ${options.trimmedMax} characters long after trimming spaces, without the NUL character (U+0000)`,
+    'x-rule': rules.trimmed(options.trimmedMax, options.max),
     description: options.description,
   });
 
@@ -53,4 +67,16 @@ export const dataSourceSchema = (what: string) =>
   Type.Union([Type.Literal('reddit'), Type.Literal('demo')], {
     description: `"demo": ${what} from the demo source's recorded answers and samples (REDDIT_SOURCE=demo), not from Reddit and never charged as Reddit data`,
     examples: ['reddit', 'demo'],
+  });
+
+/**
+ * How keywords and query terms are matched (monitors, scrapes): whole words unless asked otherwise
+ * (docs/api/queries.md says why); `options` adds a default or another description.
+ */
+export const matchModeSchema = (options: { default?: 'word'; description?: string } = {}) =>
+  Type.Union([Type.Literal('word'), Type.Literal('phrase')], {
+    description:
+      '"word" (the default): a keyword or term matches only where it does not cut a word ("api" matches "API," and "the api" but not "rapid"); ' +
+      '"phrase": anywhere in the text, inside words too ("api" matches "rapid").',
+    ...options,
   });

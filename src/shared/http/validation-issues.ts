@@ -1,11 +1,13 @@
+import { closestName } from '../text.ts';
 import {
-  closestName,
+  ECHO_KEYWORD,
   fieldName,
   got,
   gotType,
   isHarmlessName,
   jsonType,
   memberNoun,
+  received,
   RULE_KEYWORD,
   rules,
   type RequestPart,
@@ -116,6 +118,9 @@ function explain(errors: RawError[], context: Context, qualifier = ''): Issue[] 
   return issues.filter((issue) => !seen.has(issue.instancePath + issue.message) && seen.add(issue.instancePath + issue.message));
 }
 
+/** What was sent, as a refusal repeats it: in full where the schema allows it (ECHO_KEYWORD), else only a short harmless text. */
+const shownValue = (schema: Schema, value: unknown) => (schema[ECHO_KEYWORD] === true ? received(value) : got(value));
+
 function explainOne(error: RawError, context: Context, qualifier: string): Issue[] {
   const schema = schemaAt(context, error);
   const value = resolve(context.value, `#${error.instancePath}`);
@@ -140,11 +145,13 @@ function explainOne(error: RawError, context: Context, qualifier: string): Issue
     case 'enum':
       return issue(`${field} ${describe(schema)}${got(value)}`);
     case 'pattern':
-      return issue(`${field} ${typeof schema[RULE_KEYWORD] === 'string' ? schema[RULE_KEYWORD] : 'is not in the expected form'}${got(value)}`);
+      return issue(`${field} ${typeof schema[RULE_KEYWORD] === 'string' ? schema[RULE_KEYWORD] : 'is not in the expected form'}${shownValue(schema, value)}`);
     case 'format':
       return issue(`${field} ${rules.format(String(error.params.format ?? schema.format))}${got(value)}`);
     case 'minLength':
     case 'maxLength':
+      // A text with a pattern has one rule in words, its length included: two messages would state two limits.
+      if (typeof schema[RULE_KEYWORD] === 'string') return issue(`${field} ${schema[RULE_KEYWORD]}${shownValue(schema, value)}`);
       return issue(`${field} ${rules.length(schema.minLength as number | undefined, schema.maxLength as number | undefined)}`);
     case 'minItems':
     case 'maxItems':

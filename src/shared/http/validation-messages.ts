@@ -43,9 +43,31 @@ const TOKEN_LIKE = /[0-9a-f]{16,}|[A-Za-z0-9]{24,}/i;
 export const isHarmlessName = (name: string): boolean =>
   /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name) && !TOKEN_PREFIX.test(name) && !TOKEN_LIKE.test(name);
 
+/** Whether a text looks like a key or a token: one pasted into the wrong field must not be repeated. */
+export const looksLikeSecret = (text: string): boolean => TOKEN_PREFIX.test(text) || TOKEN_LIKE.test(text);
+
 /** The same for a value: short, of name characters and `/ . -`, and not like a token. */
-const isHarmlessValue = (value: string): boolean =>
-  /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,39}$/.test(value) && !TOKEN_PREFIX.test(value) && !TOKEN_LIKE.test(value);
+const isHarmlessValue = (value: string): boolean => /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,39}$/.test(value) && !looksLikeSecret(value);
+
+/**
+ * The schema extension that lets a refusal repeat the value in full (see `received`), for a field
+ * where a person needs to see which of the things they typed was refused (a subreddit or its link).
+ */
+export const ECHO_KEYWORD = 'x-echo';
+
+/**
+ * ` (got "https://www.reddit.com/r/x")`: what was received, for a field marked with ECHO_KEYWORD.
+ * A link's query and fragment are left out, a long text is cut, and a text that looks like a key or
+ * a token (pasted into the wrong field) is not repeated.
+ */
+export function received(value: unknown): string {
+  if (typeof value !== 'string') return gotType(value);
+  const text = value.trim().replace(/[?#].*$/s, '');
+  if (text === '') return value === '' ? ' (got an empty text)' : value.trim() === '' ? ' (got only spaces)' : '';
+  if (looksLikeSecret(text) || /[\u0000-\u001f]/.test(text)) return ' (got a text that is not repeated: it looks like a key or a token)';
+  const chars = [...text];
+  return ` (got "${chars.length > 80 ? `${chars.slice(0, 80).join('')}…` : text}")`;
+}
 
 /** ` (got "typescript")` for a short harmless text, else nothing: what was sent may be a secret. */
 export const got = (value: unknown): string => (typeof value === 'string' && isHarmlessValue(value) ? ` (got "${value}")` : '');
@@ -129,6 +151,13 @@ export const rules = {
   /** "a string or an array": the JSON types a value may have. */
   types: (types: readonly string[]) => `must be ${[...new Set(types)].map(typeName).join(' or ')}`,
   length: (min?: number, max?: number) => `is ${amount(min, max, 'character')} long`,
+  /**
+   * Text the server trims, one rule wherever it is checked (the schema's x-rule, the usecases' own
+   * check): `max` once trimmed, and, where the schema allows more spaces around it, the raw bound too.
+   */
+  trimmed: (max: number, raw?: number) =>
+    `is ${amount(1, max, 'character')} long after trimming spaces${raw !== undefined && raw > max ? ` (at most ${raw} with the spaces)` : ''}, ` +
+    'without the NUL character (U+0000)',
   /** A string, and its length when the schema bounds it: for a value of the wrong type. */
   text: (min?: number, max?: number) => (min === undefined && max === undefined ? 'must be a string' : `must be a string of ${amount(min, max, 'character')}`),
   items: (min?: number, max?: number) => `holds ${amount(min, max, 'item')}`,
@@ -152,29 +181,6 @@ export const rules = {
     return parts.length === 0 ? `must be ${kind}` : `is ${kind} ${parts.join(' and ')}`;
   },
 };
-
-/** Edit distance (Levenshtein), for "did you mean": field names are short, so the plain table will do. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/** The known name closest to a misspelt one: a third of its letters wrong at most, or one starts the other. */
-export function closestName(name: string, known: readonly string[]): string | undefined {
-  const typed = name.toLowerCase();
-  const scored = known.map((candidate) => ({ candidate, score: distance(typed, candidate.toLowerCase()) }));
-  const best = scored.sort((a, b) => a.score - b.score)[0];
-  if (best && best.score <= Math.max(1, Math.floor(typed.length / 3))) return best.candidate;
-  if (typed.length < 4) return undefined;
-  return known.find((candidate) => candidate.toLowerCase().startsWith(typed) || typed.startsWith(candidate.toLowerCase()));
-}
 
 /**
  * The 422 a usecase throws for the checks a schema cannot make (text after trimming, rules between

@@ -33,6 +33,13 @@ export const QUERY_LIMITS = {
 /** Every field name the grammar knows, lower case (field names are case-insensitive). */
 export const FIELD_NAMES: ReadonlySet<string> = new Set(['title', 'body', 'flair', 'author', 'type']);
 
+/**
+ * A word that reads as a field and a value: two or more letters, a colon, and what a field takes
+ * (a letter, a digit, a quote or a parenthesis) right after it. `titel:foo` is one; `http://x`,
+ * `c:foo`, `std::vector`, `10:30` and `re:` are words.
+ */
+export const FIELD_LIKE = /^\p{L}{2,}:[\p{L}\p{N}"(]/u;
+
 /** A query that cannot be used: where (1-based, in code points) and what was expected there. */
 export class QuerySyntaxError extends Error {
   override name = 'QuerySyntaxError';

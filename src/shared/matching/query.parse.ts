@@ -3,15 +3,28 @@
  * points, as people and the length limit do), refusing in one pass what is malformed or over a limit,
  * then refusing a query that is not anchored. See docs/api/queries.md for the grammar.
  */
-import { and, FIELD_NAMES, not, or, QUERY_LIMITS, QuerySyntaxError, term, type QueryNode, type TextField } from './query.ast.ts';
+import { closestName } from '../text.ts';
+import { and, FIELD_LIKE, FIELD_NAMES, not, or, QUERY_LIMITS, QuerySyntaxError, term, type QueryNode, type TextField } from './query.ast.ts';
 
 const TERM_START = 'a word, a phrase or "("';
 const isSpace = (c: string | undefined) => c !== undefined && /^\s$/u.test(c);
 /** Letters, digits, "_" and "-", as Reddit allows them; a "u/" or "/u/" before the name is dropped. */
 const USERNAME = /^(?:\/?u\/)?([A-Za-z0-9_-]{1,20})$/;
 
+/** The field names as a list in words, for the refusal of one that is not among them. */
+const FIELD_LIST = 'title:, body:, flair:, author: and type:';
+
+export interface ParseOptions {
+  /**
+   * What a word that reads as an unknown field is. "refuse" (a query given now): an error naming the
+   * fields, since `titel:foo` would otherwise look for the word `titel:foo` and find nothing. "word":
+   * a plain word, as it was before that rule, for a query stored then and parsed again to be run.
+   */
+  unknownFields?: 'refuse' | 'word';
+}
+
 /** Throws a QuerySyntaxError for the first problem found: syntax, a limit, or a query that is not anchored. */
-export function parseQuery(text: string): QueryNode {
+export function parseQuery(text: string, options: ParseOptions = {}): QueryNode {
   const chars = [...text];
   if (chars.length > QUERY_LIMITS.length) {
     throw new QuerySyntaxError(QUERY_LIMITS.length + 1, 'at most 1,000 characters', 'the query is longer than 1,000 characters');
@@ -20,7 +33,7 @@ export function parseQuery(text: string): QueryNode {
   // The matcher joins an item's title, body and flair with NUL, so a term with one could span two of them.
   const nul = chars.indexOf('\u0000');
   if (nul >= 0) throw new QuerySyntaxError(nul + 1, 'a character other than NUL (U+0000)', 'the NUL character (U+0000) cannot be searched for');
-  const node = new Parser(chars).query();
+  const node = new Parser(chars, options.unknownFields ?? 'refuse').query();
   if (valueWithoutWords(node) !== false) {
     throw new QuerySyntaxError(
       1,
@@ -67,7 +80,10 @@ class Parser {
   private at = 0;
   private leaves = 0;
 
-  constructor(private readonly chars: string[]) {}
+  constructor(
+    private readonly chars: string[],
+    private readonly unknownFields: 'refuse' | 'word',
+  ) {}
 
   query(): QueryNode {
     const node = this.disjunction(null, 0);
@@ -140,8 +156,25 @@ class Parser {
       this.at = colon + 1;
       return this.fieldValue(name, depth, start);
     }
+    // What follows the colon directly counts, a phrase or a group too: `titel:"a b"`, `titel:(a OR b)`.
+    if (name !== '' && this.unknownFields === 'refuse' && FIELD_LIKE.test(this.chars.slice(start, colon + 2).join(''))) {
+      throw this.unknownField(start, colon, end);
+    }
     this.at = end;
     return this.leaf(start, term(this.checkedTerm(this.chars.slice(start, end).join(''), start, 'word'), field));
+  }
+
+  /** A word that reads as a field the grammar does not know: the fields there are, the closest first, and how to search for the word itself. */
+  private unknownField(start: number, colon: number, end: number): QuerySyntaxError {
+    const typed = this.chars.slice(start, colon).join('');
+    const word = this.chars.slice(start, end).join('');
+    const guess = closestName(typed, [...FIELD_NAMES]);
+    return new QuerySyntaxError(
+      start + 1,
+      `one of the fields ${FIELD_LIST}`,
+      `"${typed}:" is not a field${guess ? ` (did you mean ${guess}:?)` : ''}: the fields are ${FIELD_LIST}; ` +
+        `to look for the text itself, put it in quotes: "${word.replace(/"/g, '')}"`,
+    );
   }
 
   /** What follows "name:" directly (no space between): a username, post or comment, or a text term. */

@@ -4,7 +4,7 @@
  * of one field side by side are printed as a group (`title:(a OR b)`), as a person would write them,
  * which also keeps the text about as short as the one parsed.
  */
-import { FIELD_NAMES, QUERY_LIMITS, type QueryNode, type TextField } from './query.ast.ts';
+import { FIELD_LIKE, FIELD_NAMES, QUERY_LIMITS, type QueryNode, type TextField } from './query.ast.ts';
 
 /** parseQuery(printQuery(node)) equals `node` for every node parseQuery returns. */
 export function printQuery(node: QueryNode): string {
@@ -86,6 +86,7 @@ function quoted(text: string): string {
     text !== 'AND' &&
     text !== 'OR' &&
     text !== 'NOT' &&
-    !(colon > 0 && FIELD_NAMES.has(text.slice(0, colon).toLowerCase()));
+    !(colon > 0 && FIELD_NAMES.has(text.slice(0, colon).toLowerCase())) &&
+    !FIELD_LIKE.test(text);
   return bare ? text : `"${text.replace(/\\(?=["\\]|$)/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

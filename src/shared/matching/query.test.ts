@@ -32,7 +32,8 @@ const parsed: { meaning: string; query: string; ast: QueryNode }[] = [
   { meaning: 'lower-case or, and, not as plain words', query: 'this or that and not', ast: all(w('this'), w('or'), w('that'), w('and'), w('not')) },
   { meaning: 'OR glued to a parenthesis as the operator', query: 'a OR(b)', ast: any(w('a'), w('b')) },
   { meaning: 'a word that starts with OR as a word', query: 'ORANGE NOTE', ast: all(w('ORANGE'), w('NOTE')) },
-  { meaning: 'colons that are not a field as part of the word', query: 'http://x c: :x a:b', ast: all(w('http://x'), w('c:'), w(':x'), w('a:b')) },
+  { meaning: 'colons that are not a field as part of the word', query: 'http://x c: :x a:b re: std::vector 10:30 C:\\x', ast: all(w('http://x'), w('c:'), w(':x'), w('a:b'), w('re:'), w('std::vector'), w('10:30'), w('C:\\x')) },
+  { meaning: 'a quoted word that reads as a field as that text', query: '"titel:foo" "note:this"', ast: all(w('titel:foo'), w('note:this')) },
   { meaning: 'a field on a word, a phrase and a group', query: 'title:a body:"b c" flair:(d OR e)', ast: all(w('a', 'title'), w('b c', 'body'), any(w('d', 'flair'), w('e', 'flair'))) },
   { meaning: 'a field on every term of its group, negations too', query: 'title:(a (b OR c) -d)', ast: all(w('a', 'title'), any(w('b', 'title'), w('c', 'title')), no(w('d', 'title'))) },
   { meaning: 'field names whatever their case', query: 'Title:a BODY:b', ast: all(w('a', 'title'), w('b', 'body')) },
@@ -81,6 +82,24 @@ const refused: { problem: string; query: string; position: number; message: stri
   { problem: 'over 100 terms', query: manyTerms, position: at(manyTerms, 'w100'), message: 'the query has more than 100 words, phrases and filters' },
   { problem: 'parentheses 11 deep', query: `a ${'('.repeat(11)}b${')'.repeat(11)}`, position: 13, message: 'parentheses are nested more than 10 deep' },
   { problem: 'the NUL character', query: 'a\u0000b', position: 2, message: 'the NUL character (U+0000) cannot be searched for' },
+  {
+    problem: 'a misspelt field',
+    query: 'api titel:foo',
+    position: 5,
+    message: '"titel:" is not a field (did you mean title:?): the fields are title:, body:, flair:, author: and type:; to look for the text itself, put it in quotes: "titel:foo"',
+  },
+  {
+    problem: 'an unknown field before a phrase',
+    query: 'a note:"b c"',
+    position: 3,
+    message: '"note:" is not a field: the fields are title:, body:, flair:, author: and type:; to look for the text itself, put it in quotes: "note:"',
+  },
+  {
+    problem: 'an unknown field in another language, before a group',
+    query: 'Titel:(a OR b)',
+    position: 1,
+    message: '"Titel:" is not a field (did you mean title:?): the fields are title:, body:, flair:, author: and type:; to look for the text itself, put it in quotes: "Titel:"',
+  },
 ];
 
 const unanchored = ['-spam', 'NOT spam', 'type:comment', 'type:post -x', 'a OR -b', '-(a b)', 'a OR type:post', '(type:post OR type:comment) -x', '-author:bob'];
@@ -141,6 +160,7 @@ describe('printing a query', () => {
     ['"OR" "-a" "title:x" "a b" "a(b" \'x\'', '"OR" "-a" "title:x" "a b" "a(b" \'x\''],
     [String.raw`"a\"b" "c\\" "d\e" "f\\ g"`, String.raw`"a\"b" c\ d\e "f\ g"`],
     ['author:u/Spez type:Post', 'author:Spez type:post'],
+    ['"note:this" "ab:(x" http://x', '"note:this" "ab:(x" http://x'],
   ])('prints %s as %s', (query, printed) => {
     expect(printQuery(parseQuery(query))).toBe(printed);
     expect(parseQuery(printed)).toEqual(parseQuery(query));
@@ -173,6 +193,10 @@ describe('a monitor\'s or scrape\'s whole rule', () => {
 
   it('keeps excludes given with a query and no keywords', () => {
     expect(combinedQuery({ keywords: [], excludes: ['x', 'y'], query: 'c OR d' })).toEqual(all(any(w('c'), w('d')), no(w('x')), no(w('y'))));
+  });
+
+  it('reads a word like note:this in a stored query as the word it was when it was stored', () => {
+    expect(combinedQuery({ keywords: [], excludes: [], query: 'api note:this' })).toEqual(all(w('api'), w('note:this')));
   });
 
   it('throws on a stored query the grammar refuses, and on a rule with neither keywords nor query', () => {

@@ -32,7 +32,8 @@ export function andQueries(a: QueryNode, b: QueryNode): QueryNode {
  */
 export function combinedQuery(rule: { keywords: string[]; excludes: string[]; query: string | null }): QueryNode {
   if (rule.query === null) return keywordsQuery(rule.keywords, rule.excludes);
-  const query = parseQuery(rule.query);
+  // Stored queries may hold a word like `note:this` from before unknown fields were refused: still a word.
+  const query = parseQuery(rule.query, { unknownFields: 'word' });
   if (rule.keywords.length > 0) return andQueries(keywordsQuery(rule.keywords, rule.excludes), query);
   // The query anchors the rule, so excludes without keywords only narrow it.
   return and([query, ...rule.excludes.map((exclude) => not(term(exclude)))]);

@@ -34,7 +34,7 @@ export const EMPTY_FORM: MonitorForm = {
   subreddits: '',
   keywords: '',
   excludeKeywords: '',
-  match: 'phrase',
+  match: 'word',
   sources: ['posts'],
   includeNsfw: false,
   webhookUrl: '',
@@ -87,8 +87,8 @@ const SOURCE_LABELS: [MonitorSource, string, string][] = [
   ['comments', 'Comments', 'new comments'],
 ];
 const MODE_LABELS: [MatchMode, string, string][] = [
-  ['phrase', 'Phrase', 'anywhere in the text, so "api" also finds "rapid"'],
   ['word', 'Whole words', 'so "api" does not find "rapid"'],
+  ['phrase', 'Anywhere', 'inside words too, so "api" also finds "rapid"'],
 ];
 
 export const sourcesText = (sources: MonitorSource[]) => sources.map((s) => SOURCE_LABELS.find(([id]) => id === s)?.[1] ?? s).join(' and ');
@@ -115,7 +115,7 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
   return html`<form method="post" action="${action}" class="mon-form">
     ${csrfField(viewer.csrfToken)}
     <label class="mon-wide">Name ${problem('name')}<input type="text" name="name" value="${form.name}" maxlength="64" required${bad('name')}></label>
-    <label>Subreddits <span class="muted">(one per line or comma separated; "r/" optional; up to 100)</span> ${problem('subreddits')}
+    <label>Subreddits <span class="muted">(one per line or comma separated, as r/typescript, typescript or a reddit.com/r/typescript link; up to 100)</span> ${problem('subreddits')}
       <textarea name="subreddits" rows="4" required placeholder="r/typescript&#10;r/node"${bad('subreddits')}>${form.subreddits}</textarea></label>
     <label>Keywords <span class="muted">(one per line; up to 50; optional when a query is given)</span> ${problem('keywords')}
       <textarea name="keywords" rows="4"${bad('keywords')}>${form.keywords}</textarea></label>

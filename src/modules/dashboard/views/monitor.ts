@@ -54,7 +54,7 @@ function statusCard(view: MonitorPage): Html {
     ${monitor.query ? html`<dt>Query</dt><dd><code class="wrap-anywhere"><bdi>${monitor.query}</bdi></code></dd>` : null}
     <dt>Relevance</dt><dd>${relevanceText(monitor)}</dd>
     <dt>Reply drafts</dt><dd>${draftsText(monitor)}</dd>
-    <dt>Match</dt><dd>${monitor.match === 'word' ? 'whole words' : 'phrase'}, ${sourcesText(monitor.sources).toLowerCase()}${monitor.include_nsfw ? ', NSFW included' : ''}</dd>
+    <dt>Match</dt><dd>${monitor.match === 'word' ? 'whole words' : 'anywhere, inside words too'}, ${sourcesText(monitor.sources).toLowerCase()}${monitor.include_nsfw ? ', NSFW included' : ''}</dd>
     <dt>Webhook</dt><dd>${monitor.webhook_url ? html`<code class="wrap-anywhere">${monitor.webhook_url}</code>` : html`<span class="muted">none</span>`}</dd>
     <dt>Daily cap</dt><dd>${monitor.max_matches_per_day ?? html`<span class="muted">none</span>`}</dd>
     <dt>Created</dt><dd>${when(monitor.created_at)}</dd>
