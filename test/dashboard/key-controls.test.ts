@@ -42,7 +42,7 @@ describe.each(engines)('dashboard key controls (scopes, limit, expiry, spend, ch
   }
 
   const scrape = (token: string) => app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/n8n'], keywords: ['reddit'] } });
-  const rowOf = (list: string, name: string) => new RegExp(`<tr[^>]*>\\s*<td class="key-name"><a href="/dashboard/keys/[^"]+">${name}</a>[\\s\\S]*?</tr>`).exec(list)![0];
+  const rowOf = (list: string, name: string) => new RegExp(`<tr[^>]*>\\s*<td class="key-name" data-label="Name and key"><a href="/dashboard/keys/[^"]+">${name}</a>[\\s\\S]*?</tr>`).exec(list)![0];
   const roll = async (browser: DashboardClient, keyId: string, overlap: string) =>
     browser.submit(`/dashboard/keys/${keyId}`, `/dashboard/keys/${keyId}/roll`, { overlap });
 
@@ -57,8 +57,8 @@ describe.each(engines)('dashboard key controls (scopes, limit, expiry, spend, ch
 
     const row = rowOf((await browser.get('/dashboard/keys')).body, 'zapier');
     expect(row).toContain(`href="/dashboard/keys/${key!.id}"`);
-    expect(row).toContain('<td>read, scrape</td>');
-    expect(row).toContain('<td class="num">0 / 50</td>');
+    expect(row).toContain('<td data-label="Scopes">read, scrape</td>');
+    expect(row).toContain('<td class="num" data-label="Spent this month">0 / 50</td>');
     expect(row).toContain(`${dayAfter(expires)} 00:00 UTC`);
     expect(row).toContain('badge-active');
   });
@@ -67,8 +67,8 @@ describe.each(engines)('dashboard key controls (scopes, limit, expiry, spend, ch
     const { browser } = await signedIn();
     expect((await createKey(browser, { name: 'make' })).status).toBe(201);
     const row = rowOf((await browser.get('/dashboard/keys')).body, 'make');
-    expect(row).toContain('<td>All</td>');
-    expect(row).toContain('<td class="num">0</td>');
+    expect(row).toContain('<td data-label="Scopes">All</td>');
+    expect(row).toContain('<td class="num" data-label="Spent this month">0</td>');
     expect(row).toContain('—');
   });
 
@@ -101,7 +101,7 @@ describe.each(engines)('dashboard key controls (scopes, limit, expiry, spend, ch
     expect((await scrape(token!)).status).toBe(200);
     const [key] = await app.services.keys.listKeys(accountId);
 
-    expect(rowOf((await browser.get('/dashboard/keys')).body, 'n8n')).toContain('<td class="num">1 / 50</td>');
+    expect(rowOf((await browser.get('/dashboard/keys')).body, 'n8n')).toContain('<td class="num" data-label="Spent this month">1 / 50</td>');
     const { status, body } = await browser.get(`/dashboard/keys/${key!.id}`);
     expect(status).toBe(200);
     expect(body).toContain('1 of 50 credits');

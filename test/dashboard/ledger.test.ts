@@ -96,7 +96,7 @@ describe.each(engines)('the ledger explains itself, with Drafts and Publications
     expect(page.status).toBe(200);
     expect(page.body).toContain('<a href="/dashboard/drafts" aria-current="page">Drafts</a>');
     expect(page.body.indexOf(`/dashboard/drafts/${ids.failedDraft}`)).toBeLessThan(page.body.indexOf(`/dashboard/drafts/${ids.draft}`));
-    expect(page.body).toContain('<div class="table-scroll"><table>');
+    expect(page.body).toContain('<div class="table-scroll table-cards"><table>');
   });
 
   it('a draft\'s page shows its text, its instructions and where it was meant to go', async () => {

@@ -1,129 +1,150 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS, WIDTHS, releaseChromium, sharedChromium, loggedInContexts, requireChromium } from '../support/browser.ts';
-import { uniqueEmail } from '../support/dashboard-client.ts';
-import { insertMatches } from '../support/monitor-rows.ts';
-import { startPublishingApp, type PublishingApp } from '../support/publishing.ts';
+import { PASSWORD, startTablePages, type TablePages } from '../support/table-pages.ts';
 
-const PASSWORD = 'correct horse battery';
+/** Every dashboard page with a table (test/support/table-pages.ts fills each); `table-cards-<page>-<width>.png` shows them. */
+const PAGES = ['keys', 'credits', 'scrapes', 'monitors', 'drafts', 'publications', 'destinations', 'destination', 'webhooks'];
 
-/** The two lists with the most columns, each as its page and the selector of its table. */
-const TABLES = [
-  { name: 'monitors', path: '/dashboard/monitors', table: 'table.mon-table' },
-  { name: 'credits', path: '/dashboard/credits', table: 'section[aria-labelledby="usage"] table' },
-] as const;
+/** A value beside its label keeps at least this much room on a phone: less, and a text runs a word or two a line. */
+const MIN_VALUE_WIDTH = 150;
 
-/** What a table shows in the page, measured in the page: its box, its cells and each cell's label. */
 interface Measured {
-  box: { scrollWidth: number; clientWidth: number };
-  rowDisplay: string;
-  headersShown: boolean;
-  cells: { header: string; label: string; text: string; left: number; right: number; width: number; height: number }[];
+  tables: number;
+  cells: number;
+  problems: string[];
 }
 
-/** Runs in the page. A cell's label is what its ::before shows (the card's "Amount:"), its header the column's <th>. */
-function measure([selector]: [string]): Measured {
-  const table = document.querySelector(selector) as HTMLTableElement;
-  const scroller = (table.closest('.table-scroll') ?? table) as HTMLElement;
-  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent!.trim());
-  const head = table.querySelector('thead')!.getBoundingClientRect();
-  const cells = [...table.querySelectorAll('tbody tr')].flatMap((tr) =>
-    [...tr.querySelectorAll('td')].map((td, i) => {
-      const box = td.getBoundingClientRect();
-      const label = getComputedStyle(td, '::before').content;
-      return { header: headers[i]!, label, text: td.textContent!.trim(), left: box.left, right: box.right, width: box.width, height: box.height };
-    }),
-  );
-  return {
-    box: { scrollWidth: Math.max(scroller.scrollWidth, table.scrollWidth), clientWidth: scroller.clientWidth },
-    rowDisplay: getComputedStyle(table.querySelector('tbody tr')!).display,
-    headersShown: head.width > 1 && head.height > 1,
-    cells,
-  };
+/**
+ * Runs in the page at 390 px. Every table in <main>: no box from it up to <html> scrolls sideways or is pushed
+ * wider than its content (nothing out of sight), and every cell, and everything in it, lies inside the screen
+ * with room for its words, under its column's name (the ::before label the card shows; the header row is
+ * hidden on a card).
+ */
+function onPhone(minValueWidth: number): Measured {
+  const screen = window.innerWidth;
+  const problems: string[] = [];
+  const nameOf = (el: Element) => `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+  const outside = (box: DOMRect) => box.width > 0 && (box.left < -0.5 || box.right > screen + 0.5);
+  const tables = [...document.querySelectorAll('main table')];
+  let cells = 0;
+  if (document.documentElement.scrollWidth > screen) problems.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  tables.forEach((table, t) => {
+    for (let box: Element | null = table; box; box = box.parentElement) {
+      if (box.scrollWidth > box.clientWidth) problems.push(`table ${t + 1}: ${nameOf(box)} holds ${box.scrollWidth} px in ${box.clientWidth}`);
+    }
+    if (outside(table.getBoundingClientRect())) problems.push(`table ${t + 1} reaches past the screen`);
+    const headers = [...table.querySelectorAll(':scope > thead th')].map((th) => th.textContent!.trim());
+    table.querySelectorAll(':scope > tbody > tr').forEach((tr, r) => {
+      tr.querySelectorAll(':scope > td').forEach((td, c) => {
+        cells++;
+        const where = `table ${t + 1}, row ${r + 1}, ${headers[c] || `column ${c + 1}`}`;
+        const box = td.getBoundingClientRect();
+        const style = getComputedStyle(td);
+        const label = getComputedStyle(td, '::before');
+        if (!headers[c]) problems.push(`${where}: the column has no name`);
+        if (label.content !== JSON.stringify(headers[c]) || label.display === 'none' || label.visibility !== 'visible' || parseFloat(label.fontSize) < 10) {
+          problems.push(`${where}: labelled ${label.content} (${label.display}, ${label.visibility}, ${label.fontSize})`);
+        }
+        if (box.width === 0 || box.height === 0 || style.visibility !== 'visible') problems.push(`${where}: not shown`);
+        if (outside(box)) problems.push(`${where}: from ${Math.round(box.left)} to ${Math.round(box.right)} px`);
+        const room = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        if (room < minValueWidth) problems.push(`${where}: ${Math.round(room)} px for its value`);
+        if (td.scrollWidth > td.clientWidth) problems.push(`${where}: holds ${td.scrollWidth} px in ${td.clientWidth}`);
+        for (const inner of td.querySelectorAll('*')) {
+          if (outside(inner.getBoundingClientRect())) problems.push(`${where}: ${nameOf(inner)} reaches past the screen`);
+        }
+      });
+    });
+  });
+  return { tables: tables.length, cells, problems };
+}
+
+/** Runs in the page at 1280 px: each table is still a table, header row in sight, no label of a card, nothing scrolled out of sight. */
+function onLaptop(): Measured {
+  const problems: string[] = [];
+  const tables = [...document.querySelectorAll('main table')];
+  let cells = 0;
+  tables.forEach((table, t) => {
+    const head = table.querySelector(':scope > thead')!.getBoundingClientRect();
+    if (head.height < 1 || head.width < 1) problems.push(`table ${t + 1}: its header row is hidden`);
+    const scroller = table.closest('.table-scroll') ?? table;
+    if (scroller.scrollWidth > scroller.clientWidth) problems.push(`table ${t + 1} holds ${scroller.scrollWidth} px in a box of ${scroller.clientWidth}`);
+    table.querySelectorAll(':scope > tbody > tr').forEach((tr, r) => {
+      if (getComputedStyle(tr).display !== 'table-row') problems.push(`table ${t + 1}, row ${r + 1}: not a table row`);
+      tr.querySelectorAll(':scope > td').forEach((td, c) => {
+        cells++;
+        if (getComputedStyle(td, '::before').content !== 'none') problems.push(`table ${t + 1}, row ${r + 1}, cell ${c + 1}: labelled as on a card`);
+      });
+    });
+  });
+  return { tables: tables.length, cells, problems };
 }
 
 /** Layout does not depend on the database engine, so one (SQLite) is enough. */
-const hasChromium = requireChromium('the Monitors and Credits tables as cards on a phone');
+const hasChromium = requireChromium('every dashboard table on a phone');
 
-describe.skipIf(!hasChromium)('the Monitors list and the Credits ledger at 1280 and 390 px in Chromium', () => {
-  let app: PublishingApp;
+describe.skipIf(!hasChromium)('every dashboard table at 1280 and 390 px in Chromium', () => {
+  let fixture: TablePages;
   let browser: Browser;
   const contexts = new Map<number, BrowserContext>();
 
   beforeAll(async () => {
-    app = await startPublishingApp('sqlite');
-    app.reddit.posts.push({ id: 'card1', subreddit: 'automation', title: 'n8n and Reddit', selftext: 'n8n', created_utc: Math.floor(Date.now() / 1000) });
-    const email = uniqueEmail('table-cards');
-    const account = await app.services.accounts.createAccount(email, PASSWORD);
-    await app.services.credits.grant(account.id, 50, 'welcome credits for the cards check');
-    // A charge made with a key: the ledger's Key and Via columns have something to show.
-    const { token } = await app.services.keys.createKey(account.id, 'n8n production workflow');
-    const scrape = await app.api('POST', '/api/v1/scrape', { token, body: { subreddits: ['r/automation'], keywords: ['n8n'] } });
-    expect(scrape.status).toBe(200);
-    const monitor = await app.services.monitors.create(account.id, {
-      name: 'n8n and Reddit automation mentions across the usual subreddits',
-      subreddits: ['r/automation', 'r/n8n', 'r/selfhosted', 'r/nocode', 'r/zapier', 'r/make_com_automations'],
-      keywords: ['n8n', 'reddit automation'],
-      query: '"n8n" AND (reddit OR "make.com") NOT hiring',
-      sources: ['posts', 'comments'],
-    }, { via: 'dashboard' });
-    await insertMatches(app.services.db, { monitorId: monitor.id, accountId: account.id, count: 2 });
+    fixture = await startTablePages();
     browser = await sharedChromium();
-    for (const [width, context] of await loggedInContexts(browser, app.url, email, PASSWORD)) contexts.set(width, context);
-  }, 60_000);
+    for (const [width, context] of await loggedInContexts(browser, fixture.app.url, fixture.email, PASSWORD)) contexts.set(width, context);
+  }, 90_000);
   afterAll(async () => {
     await releaseChromium(browser);
-    await app?.close();
+    await fixture?.close();
   });
 
-  const open = async (width: number, path: string): Promise<Page> => {
+  const open = async (width: number, name: string): Promise<Page> => {
     const page = await contexts.get(width)!.newPage();
     page.setDefaultTimeout(5000);
-    expect((await page.goto(`${app.url}${path}`))!.status()).toBe(200);
+    const path = fixture.pages.find((p) => p.name === name)!.path;
+    expect((await page.goto(`${fixture.app.url}${path}`))!.status()).toBe(200);
+    await page.screenshot({ path: `${SCREENSHOTS}/table-cards-${name}-${width}.png`, fullPage: true });
     return page;
   };
 
-  it.each(TABLES)('at 390 px the $name table shows each row as a card of label and value, with nothing scrolled out of sight', async ({ name, path, table }) => {
-    const page = await open(390, path);
+  it.each(PAGES)('at 390 px every table of the %s page shows each row as a card, every value inside the screen beside its column’s name', async (name) => {
+    const page = await open(390, name);
     try {
-      await page.screenshot({ path: `${SCREENSHOTS}/table-cards-${name}-390.png`, fullPage: true });
-      const measured = await page.evaluate(measure, [table] as [string]);
-      expect(measured.cells.length, 'cells in the table').toBeGreaterThan(0);
-      expect(measured.box.scrollWidth, `the ${name} table scrolls sideways`).toBeLessThanOrEqual(measured.box.clientWidth);
-      for (const cell of measured.cells) {
-        const where = `${cell.header} ("${cell.text}")`;
-        expect(cell.width * cell.height, `${where} has a box`).toBeGreaterThan(0);
-        expect(cell.left, `${where} starts inside the screen`).toBeGreaterThanOrEqual(0);
-        expect(cell.right, `${where} ends inside the screen`).toBeLessThanOrEqual(390);
-        // The header row is not shown on a card: each value carries its column's name instead.
-        expect(cell.label, `${where} is labelled`).toBe(JSON.stringify(cell.header));
-      }
+      const measured = await page.evaluate(onPhone, MIN_VALUE_WIDTH);
+      expect(measured.tables, 'tables on the page').toBeGreaterThan(0);
+      expect(measured.cells, 'cells in its tables').toBeGreaterThan(measured.tables);
+      expect(measured.problems).toEqual([]);
+      // Each link and button of a row (Revoke, View results, Retry now, Send test…) is in sight and takes a tap.
+      const controls = page.locator('main table').locator('a, button');
+      for (let i = 0; i < (await controls.count()); i++) await controls.nth(i).click({ trial: true });
     } finally {
       await page.close();
     }
   });
 
-  it.each(TABLES)('at 1280 px the $name table stays a table with its header row', async ({ name, path, table }) => {
-    const page = await open(1280, path);
+  it.each(PAGES)('at 1280 px every table of the %s page stays a table with its header row', async (name) => {
+    const page = await open(1280, name);
     try {
-      await page.screenshot({ path: `${SCREENSHOTS}/table-cards-${name}-1280.png`, fullPage: true });
-      const measured = await page.evaluate(measure, [table] as [string]);
-      expect(measured.rowDisplay).toBe('table-row');
-      expect(measured.headersShown).toBe(true);
-      expect(measured.box.scrollWidth).toBeLessThanOrEqual(measured.box.clientWidth);
-      for (const cell of measured.cells) expect(cell.label, `${cell.header} has no label of its own`).toBe('none');
+      const measured = await page.evaluate(onLaptop);
+      expect(measured.tables).toBeGreaterThan(0);
+      expect(measured.problems).toEqual([]);
     } finally {
       await page.close();
     }
   });
 
-  it('at 390 px a monitor’s row is still a row named by its monitor, as the Monitors page test finds it', async () => {
-    const page = await open(WIDTHS[1].width, '/dashboard/monitors');
+  it('at 390 px a card is still a row named by what it lists, as the pages’ own tests find them', async () => {
+    const monitors = await open(WIDTHS[1].width, 'monitors');
+    const keys = await open(WIDTHS[1].width, 'keys');
     try {
-      const row = page.getByRole('row', { name: /n8n and Reddit automation mentions/ });
+      const row = monitors.getByRole('row', { name: /n8n and Reddit automation mentions/ });
       expect(await row.locator('.badge').textContent()).toBe('active');
+      await keys.getByRole('row', { name: /n8n production workflow/ }).getByRole('link', { name: 'Revoke' }).click();
+      await keys.waitForURL(/\/revoke$/);
+      expect(await keys.getByRole('button', { name: 'Revoke key' }).isVisible()).toBe(true);
     } finally {
-      await page.close();
+      await Promise.all([monitors.close(), keys.close()]);
     }
   });
 });

@@ -61,7 +61,7 @@ describe.each(engines)('the dashboard Webhooks page on %s', (engine) => {
       expect(page).toContain('The test event was queued');
       expect(page).toContain('webhook.test');
       expect(page).toMatch(/— 200/);
-      expect(page).toContain('<div class="table-scroll"><table>');
+      expect(page).toContain('<div class="table-scroll table-cards"><table class="hook-table">');
     } finally {
       await receiver.close();
     }

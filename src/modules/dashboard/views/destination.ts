@@ -58,7 +58,7 @@ function deliveriesTable(deliveries: Delivery[]): Html {
     <td data-label="Recorded">${when(d.created_at)}</td>
     <td data-label="Message">${about(d.subject)}</td>
     <td data-label="State">${stateCell(d)}</td>
-    <td data-label="Attempts">${attemptsList(d.attempts)}</td>
+    <td class="card-text" data-label="Attempts">${attemptsList(d.attempts)}</td>
   </tr>`,
   )}</tbody>
 </table></div>`;

@@ -13,14 +13,15 @@ const kindOf = (draft: { type: 'reply' | 'post'; subreddit: string }) =>
 export function draftsPage(view: { viewer: Viewer; drafts: DraftList; firstPage: boolean }): Html {
   const { drafts } = view;
   const table = drafts.data.length
-    ? html`<div class="table-scroll"><table>
+    ? // On a phone each draft is a card (the cells' data-label name their values), its text across the card's width.
+      html`<div class="table-scroll table-cards"><table>
   <thead><tr><th>Created</th><th>Draft</th><th>Status</th><th>Kind</th><th class="num">Charged</th></tr></thead>
   <tbody>
   ${drafts.data.map(
     (d) => html`<tr>
-    <td>${when(d.created_at)}</td>
-    <td><a href="/dashboard/drafts/${d.id}">${snippet(d.title ?? d.body, d.error)}</a></td>
-    <td>${badge(d.status)}</td><td>${kindOf(d)}</td><td class="num">${d.credits.charged}</td>
+    <td data-label="Created">${when(d.created_at)}</td>
+    <td class="card-text" data-label="Draft"><a href="/dashboard/drafts/${d.id}">${snippet(d.title ?? d.body, d.error)}</a></td>
+    <td data-label="Status">${badge(d.status)}</td><td data-label="Kind">${kindOf(d)}</td><td class="num" data-label="Charged">${d.credits.charged}</td>
   </tr>`,
   )}
   </tbody>

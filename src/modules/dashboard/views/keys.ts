@@ -60,18 +60,19 @@ function createForm(viewer: Viewer, form: KeyForm, today: string): Html {
 
 function keysTable(keys: KeyRow[], spent: Map<string, number>, now: Date): Html {
   if (keys.length === 0) return html`<p class="muted">No keys yet. Create one above for each tool that calls the API.</p>`;
-  return html`<div class="table-scroll"><table class="keys">
-  <thead><tr><th>Name and key</th><th>Scopes</th><th class="num">Spent this month</th><th>Expires</th><th>Last used</th><th>State</th><th></th></tr></thead>
+  // On a phone each key is a card (the cells' data-label name their values): seven columns do not fit 390 px.
+  return html`<div class="table-scroll table-cards"><table class="keys">
+  <thead><tr><th>Name and key</th><th>Scopes</th><th class="num">Spent this month</th><th>Expires</th><th>Last used</th><th>State</th><th>Actions</th></tr></thead>
   <tbody>
   ${keys.map(
     (key) => html`<tr class="${works(key, now) ? '' : 'revoked'}">
-    <td class="key-name"><a href="/dashboard/keys/${key.id}">${key.name}</a> <code>${key.prefix}…</code></td>
-    <td>${scopesText(key)}</td>
-    <td class="num">${spentText(key, spent.get(key.id) ?? 0)}</td>
-    <td>${when(key.expires_at, '—')}</td>
-    <td>${when(key.last_used_at)}</td>
-    <td>${keyState(key, now)}</td>
-    <td>${key.revoked_at ? null : html`<a class="danger" href="/dashboard/keys/${key.id}/revoke">Revoke</a>`}</td>
+    <td class="key-name" data-label="Name and key"><a href="/dashboard/keys/${key.id}">${key.name}</a> <code>${key.prefix}…</code></td>
+    <td data-label="Scopes">${scopesText(key)}</td>
+    <td class="num" data-label="Spent this month">${spentText(key, spent.get(key.id) ?? 0)}</td>
+    <td data-label="Expires">${when(key.expires_at, '—')}</td>
+    <td data-label="Last used">${when(key.last_used_at)}</td>
+    <td data-label="State">${keyState(key, now)}</td>
+    <td data-label="Actions">${key.revoked_at ? html`<span class="muted">—</span>` : html`<a class="danger" href="/dashboard/keys/${key.id}/revoke">Revoke</a>`}</td>
   </tr>`,
   )}
   </tbody>

@@ -66,7 +66,7 @@ function monitorsTable(monitors: MonitorView[], activity: MonitorsPage['activity
     return html`<tr>
     <td class="mon-name" data-label="Name"><a href="/dashboard/monitors/${m.id}"><bdi>${m.name}</bdi></a></td>
     <td data-label="Status">${statusOf(m)}</td>
-    <td data-label="Subreddits">${some(m.subreddits)}</td><td data-label="Looking for">${lookingFor(m)}</td>
+    <td class="mon-subs" data-label="Subreddits">${some(m.subreddits)}</td><td class="mon-looking" data-label="Looking for">${lookingFor(m)}</td>
     <td data-label="Watches">${sourcesText(m.sources)}</td>
     <td class="num" data-label="Matches today">${matches_today}</td>
     <td data-label="Last match">${last_match_at ? ago(last_match_at, activity.now) : html`<span class="muted">none yet</span>`}</td>

@@ -21,14 +21,16 @@ function onReddit(p: Publication): Html {
 export function publicationsPage(view: { viewer: Viewer; publications: PublicationList; firstPage: boolean }): Html {
   const { publications } = view;
   const table = publications.data.length
-    ? html`<div class="table-scroll"><table>
+    ? // On a phone each publication is a card (the cells' data-label name their values), its text across the card's width.
+      html`<div class="table-scroll table-cards"><table>
   <thead><tr><th>Created</th><th>Text</th><th>Status</th><th>Where</th><th>On Reddit</th><th class="num">Charged</th></tr></thead>
   <tbody>
   ${publications.data.map(
     (p) => html`<tr>
-    <td>${when(p.created_at)}</td>
-    <td><a href="/dashboard/publications/${p.id}">${snippet(p.title ?? p.body, null)}</a></td>
-    <td>${badge(p.status)}</td><td>${where(p)}</td><td>${onReddit(p)}</td><td class="num">${p.credits.charged}</td>
+    <td data-label="Created">${when(p.created_at)}</td>
+    <td class="card-text" data-label="Text"><a href="/dashboard/publications/${p.id}">${snippet(p.title ?? p.body, null)}</a></td>
+    <td data-label="Status">${badge(p.status)}</td><td data-label="Where">${where(p)}</td><td data-label="On Reddit">${onReddit(p)}</td>
+    <td class="num" data-label="Charged">${p.credits.charged}</td>
   </tr>`,
   )}
   </tbody>

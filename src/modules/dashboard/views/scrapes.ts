@@ -36,15 +36,16 @@ const isolatedList = (texts: string[]) => texts.map((text, i) => html`${i > 0 ? 
 export function scrapesPage(view: { viewer: Viewer; scrapes: ScrapeList; firstPage: boolean; form: Html }): Html {
   const { scrapes } = view;
   const table = scrapes.data.length
-    ? html`<div class="table-scroll"><table>
-  <thead><tr><th>Started</th><th>Status</th><th>Subreddits</th><th>Keywords</th><th class="num">Results</th><th class="num">Charged</th><th></th></tr></thead>
+    ? // On a phone each scrape is a card (the cells' data-label name their values): seven columns do not fit 390 px.
+      html`<div class="table-scroll table-cards"><table>
+  <thead><tr><th>Started</th><th>Status</th><th>Subreddits</th><th>Keywords</th><th class="num">Results</th><th class="num">Charged</th><th>Actions</th></tr></thead>
   <tbody>
   ${scrapes.data.map(
     (s) => html`<tr>
-    <td>${when(s.created_at)}</td><td>${badge(s.status)}</td>
-    <td>${isolatedList(s.subreddits)}</td><td>${isolatedList(s.keywords)}</td>
-    <td class="num">${finished(s.status) ? s.result_count : html`<span class="muted">—</span>`}</td>
-    <td class="num">${s.credits.charged}</td><td><a href="/dashboard/scrapes/${s.id}">View results</a></td>
+    <td data-label="Started">${when(s.created_at)}</td><td data-label="Status">${badge(s.status)}</td>
+    <td data-label="Subreddits">${isolatedList(s.subreddits)}</td><td data-label="Keywords">${isolatedList(s.keywords)}</td>
+    <td class="num" data-label="Results">${finished(s.status) ? s.result_count : html`<span class="muted">—</span>`}</td>
+    <td class="num" data-label="Charged">${s.credits.charged}</td><td data-label="Actions"><a href="/dashboard/scrapes/${s.id}">View results</a></td>
   </tr>`,
   )}
   </tbody>

@@ -99,15 +99,17 @@ function endpointForm(view: WebhooksPage): Html {
 
 function deliveriesTable(view: WebhooksPage): Html {
   if (view.deliveries.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
-  return html`<div class="table-scroll"><table>
+  // On a phone each delivery is a card (the cells' data-label name their values): five columns do not fit 390 px.
+  return html`<div class="table-scroll table-cards"><table class="hook-table">
   <thead><tr><th>Created</th><th>Event</th><th>URL</th><th>State</th><th>Attempts</th></tr></thead>
   <tbody>${view.deliveries.map(
     (d) => html`<tr>
-    <td>${when(d.created_at)}</td>
-    <td>${d.event_type}${d.scrape_id ? html`<br><a href="/dashboard/scrapes/${d.scrape_id}">Its scrape</a>` : null}${
+    <td data-label="Created">${when(d.created_at)}</td>
+    <td data-label="Event">${d.event_type}${d.scrape_id ? html`<br><a href="/dashboard/scrapes/${d.scrape_id}">Its scrape</a>` : null}${
       d.event_type === 'credits.low' ? html`<br><a href="/dashboard/credits">Credits</a>` : null
     }</td>
-    <td class="url"><code class="wrap-anywhere">${d.url}</code></td><td>${stateCell(d, view.viewer.csrfToken)}</td><td>${attemptsList(d.attempts)}</td>
+    <td class="url card-text" data-label="URL"><code class="wrap-anywhere">${d.url}</code></td>
+    <td data-label="State">${stateCell(d, view.viewer.csrfToken)}</td><td class="card-text" data-label="Attempts">${attemptsList(d.attempts)}</td>
   </tr>`,
   )}</tbody>
 </table></div>`;
