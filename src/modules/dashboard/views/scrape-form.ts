@@ -45,7 +45,7 @@ export function scrapeFormSection(view: { viewer: Viewer; form: ScrapeForm; atte
       <textarea name="subreddits" rows="3" required placeholder="r/typescript&#10;r/node">${form.subreddits}</textarea></label>
     <label>Keywords <span class="muted">(one per line; up to 20; optional when a query is given)</span>
       <textarea name="keywords" rows="3">${form.keywords}</textarea></label>
-    <label class="mon-wide">Query <span class="muted">(optional: <a href="/docs">query syntax</a>; with keywords, both must hold)</span>
+    <label class="mon-wide">Query <span class="muted">(optional: <a href="/docs/guides/queries">query syntax</a>; with keywords, both must hold)</span>
       <textarea name="query" rows="2" spellcheck="false">${form.query}</textarea></label>
     <fieldset class="mon-choice">
       <legend>Look in</legend>
