@@ -15,6 +15,7 @@ class EveryOperation(unittest.TestCase):
         self.assertIsInstance(client.list_usage(limit=5)["data"], list)
         self.assertEqual(len(client.get_daily_usage(days=7)["days"]), 7)
 
+        self.assertGreater(len(client.list_credit_packs()["packs"]), 0)
         checkout = client.create_checkout({"credits": 500})
         self.assertEqual(client.get_payment(checkout["payment"]["id"])["status"], "open")
 

@@ -91,6 +91,7 @@ export class Subpilot {
   getBalance = (o?: CallOptions) => this.#call('getBalance', { ...o });
   listUsage = (query?: Query<'listUsage'>, o?: CallOptions) => this.#call('listUsage', { query, ...o });
   getDailyUsage = (query?: Query<'getDailyUsage'>, o?: CallOptions) => this.#call('getDailyUsage', { query, ...o });
+  listCreditPacks = (o?: CallOptions) => this.#call('listCreditPacks', { ...o });
   createCheckout = (body: Body<'createCheckout'>, o?: CallOptions) => this.#call('createCheckout', { body, ...o });
   getPayment = (id: string, o?: CallOptions) => this.#call('getPayment', { path: { id }, ...o });
 

@@ -16,6 +16,7 @@ export const ROUTES = {
   getBalance: ['GET', '/api/v1/balance'],
   listUsage: ['GET', '/api/v1/usage'],
   getDailyUsage: ['GET', '/api/v1/usage/daily'],
+  listCreditPacks: ['GET', '/api/v1/credits/packs'],
   createCheckout: ['POST', '/api/v1/credits/checkout'],
   getPayment: ['GET', '/api/v1/credits/payments/{id}'],
   createScrape: ['POST', '/api/v1/scrape'],

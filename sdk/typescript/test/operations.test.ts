@@ -59,6 +59,8 @@ describe.each(engines)('the TypeScript SDK against a running server on %s', (eng
     expect((await client.getDailyUsage({ days: 7 })).days).toHaveLength(7);
     seen();
 
+    expect((await client.listCreditPacks()).packs.length).toBeGreaterThan(0);
+    seen();
     const checkout = await client.createCheckout({ credits: 500 });
     seen();
     expect((await client.getPayment(checkout.payment.id)).status).toBe('open');

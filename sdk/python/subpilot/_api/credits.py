@@ -8,6 +8,7 @@ from ..models import (
     Balance,
     Checkout,
     CreateCheckoutBody,
+    CreditPacks,
     DailyUsage,
     Payment,
     UsageEntry,
@@ -39,6 +40,10 @@ class CreditsApi(BaseClient):
     def get_daily_usage(self, *, key: Optional[str] = None, days: Optional[int] = None) -> DailyUsage:
         """Credits spent per UTC day, by the account or one of its keys (free): GET /api/v1/usage/daily."""
         return self._call("GET", "/api/v1/usage/daily", query={"key": key, "days": days})
+
+    def list_credit_packs(self) -> CreditPacks:
+        """The packs of credits on sale (free): GET /api/v1/credits/packs."""
+        return self._call("GET", "/api/v1/credits/packs")
 
     def create_checkout(self, body: CreateCheckoutBody) -> Checkout:
         """Open a Stripe Checkout page for a pack of credits (free): POST /api/v1/credits/checkout."""

@@ -2,6 +2,8 @@
 from .credits import Balance
 from .credits import Checkout
 from .credits import CreateCheckoutBody
+from .credits import CreditPack
+from .credits import CreditPacks
 from .credits import DailyUsage
 from .credits import DailyUsageDay
 from .credits import DailyUsageKey
@@ -108,6 +110,8 @@ __all__ = [
     "CreateCheckoutBody",
     "CreateMonitorBody",
     "CreateScrapeBody",
+    "CreditPack",
+    "CreditPacks",
     "CreditsLowEvent",
     "CreditsLowEventData",
     "CreditsTopupFailedEvent",

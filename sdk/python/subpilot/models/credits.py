@@ -35,7 +35,7 @@ class UsageEntry(TypedDict):
     owed_change: int
     reason: Optional[str]
     description: str
-    via: Optional[Literal["api", "mcp", "dashboard"]]
+    via: Optional[Literal["api", "mcp", "dashboard", "monitor"]]
     created_at: str
 
 
@@ -66,6 +66,19 @@ class DailyUsage(TypedDict):
     days: List[DailyUsageDay]
     total: int
     month_to_date: Optional[DailyUsageMonthToDate]
+
+
+class CreditPack(TypedDict):
+    credits: int
+    amount: int
+    currency: str
+    price: str
+
+
+class CreditPacks(TypedDict):
+    packs: List[CreditPack]
+    buy_url: Optional[str]
+    contact: Optional[str]
 
 
 class Payment(TypedDict):

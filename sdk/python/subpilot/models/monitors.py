@@ -86,7 +86,7 @@ class MonitorUpdate(TypedDict, total=False):
     subreddits: List[str]
     keywords: List[str]
     exclude_keywords: List[str]
-    match: Literal["phrase", "word"]
+    match: Literal["word", "phrase"]
     sources: List[Literal["posts", "comments"]]
     include_nsfw: bool
     webhook_url: Optional[str]
@@ -126,6 +126,7 @@ class Match(TypedDict):
     status: Literal["new", "drafted", "published", "dismissed"]
     draft_id: Optional[str]
     publication_id: Optional[str]
+    source: Literal["reddit", "demo"]
 
 
 class MatchList(TypedDict):
@@ -178,6 +179,7 @@ class InboxItem(TypedDict):
     status: Literal["new", "drafted", "published", "dismissed"]
     draft_id: Optional[str]
     publication_id: Optional[str]
+    source: Literal["reddit", "demo"]
     monitor_name: str
     status_at: Optional[str]
     draft: Optional[InboxItemDraft]
@@ -202,7 +204,7 @@ class _CreateMonitorBodyRequired(TypedDict):
 class CreateMonitorBody(_CreateMonitorBodyRequired, total=False):
     keywords: List[str]
     exclude_keywords: List[str]
-    match: Literal["phrase", "word"]
+    match: Literal["word", "phrase"]
     sources: List[Literal["posts", "comments"]]
     include_nsfw: bool
     webhook_url: Optional[str]

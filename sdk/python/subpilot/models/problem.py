@@ -45,6 +45,7 @@ class Problem(_ProblemRequired, total=False):
     reddit_field: Optional[str]
     upstream_status: int
     retry_at: str
+    docs: str
 
 
 ProblemCode = Literal[

@@ -58,6 +58,7 @@ class Publication(TypedDict):
     credits: PublicationCredits
     error: Optional[str]
     created_at: str
+    source: Literal["reddit", "demo"]
 
 
 PublishRequest = Union["PublishDraft", "PublishComment", "PublishPost"]

@@ -19,6 +19,7 @@ class _ScrapeResultRequired(TypedDict):
     num_comments: int
     nsfw: bool
     matched_keywords: List[str]
+    source: Literal["reddit", "demo"]
 
 
 class ScrapeResult(_ScrapeResultRequired, total=False):
@@ -44,6 +45,7 @@ class Scrape(TypedDict):
     subreddits: List[str]
     keywords: List[str]
     query: Optional[str]
+    match: Literal["word", "phrase"]
     sort: str
     time: str
     limit: int
@@ -78,6 +80,7 @@ class ScrapeSummary(TypedDict):
     subreddits: List[str]
     keywords: List[str]
     query: Optional[str]
+    match: Literal["word", "phrase"]
     sort: str
     time: str
     limit: int
@@ -105,6 +108,7 @@ class _CreateScrapeBodyRequired(TypedDict):
 class CreateScrapeBody(_CreateScrapeBodyRequired, total=False):
     keywords: List[str]
     query: str
+    match: Literal["word", "phrase"]
     sort: Literal["new", "relevance", "top"]
     time: Literal["hour", "day", "week", "month", "year", "all"]
     limit: int

@@ -34,6 +34,7 @@ class ScrapeCompletedEventData(TypedDict):
     subreddits: List[str]
     keywords: List[str]
     query: Optional[str]
+    match: Literal["word", "phrase"]
     sort: str
     time: str
     limit: int
@@ -76,6 +77,7 @@ class ScrapeFailedEventData(TypedDict):
     subreddits: List[str]
     keywords: List[str]
     query: Optional[str]
+    match: Literal["word", "phrase"]
     sort: str
     time: str
     limit: int
