@@ -63,28 +63,38 @@ export function createWebhooksUsecases(deps: {
     return secretKey;
   }
 
-  /** The account's secret, created on first use; two instances racing agree on the first one stored. */
-  async function secretFor(accountId: string): Promise<string> {
+  /**
+   * The account's secret, created on first use (two instances racing agree on the first one stored),
+   * with the row it was read from: one read gives the secret and what a roll left beside it.
+   */
+  async function secretAndRow(accountId: string) {
     const sealKey = requireKey();
-    const current = await storedSecret(accountId);
+    const row = await webhooks.secretOf(accountId);
+    const current = row?.webhook_secret ?? null;
     if (current?.startsWith(CLEAR_PREFIX)) {
       await webhooks.replaceSecret(accountId, current, seal(sealKey, current, accountId));
-      return current;
+      return { secret: current, row };
     }
     // Sealed with another SECRET_KEY, it cannot be recovered, so the account gets a new one.
     const known = current === null ? null : opened(sealKey, current, accountId);
-    if (known !== null) return known;
+    if (known !== null) return { secret: known, row };
     const fresh = seal(sealKey, newWebhookSecret(random), accountId);
     await (current === null ? webhooks.setSecretIfMissing(accountId, fresh) : webhooks.replaceSecret(accountId, current, fresh));
-    return open(sealKey, (await storedSecret(accountId))!, accountId);
+    return { secret: open(sealKey, (await storedSecret(accountId))!, accountId), row };
   }
+  const secretFor = async (accountId: string) => (await secretAndRow(accountId)).secret;
+
+  /** Until when the secret a roll replaced still signs beside the current one; null when it no longer does. */
+  const previousUntil = (row: { webhook_secret_previous_until: string | null } | undefined, now: Date) => {
+    const until = row?.webhook_secret_previous_until ?? null;
+    return until !== null && until > now.toISOString() ? until : null;
+  };
 
   /** What signs a delivery: the current secret, and for a day after a roll the one it replaced. */
   async function signingSecrets(accountId: string, now: Date): Promise<string[]> {
-    const current = await secretFor(accountId);
-    const row = await webhooks.secretOf(accountId);
-    const previous = row?.webhook_secret_previous && row.webhook_secret_previous_until! > now.toISOString() ? opened(requireKey(), row.webhook_secret_previous, accountId) : null;
-    return previous === null ? [current] : [current, previous];
+    const { secret, row } = await secretAndRow(accountId);
+    const previous = row?.webhook_secret_previous && previousUntil(row, now) ? opened(requireKey(), row.webhook_secret_previous, accountId) : null;
+    return previous === null ? [secret] : [secret, previous];
   }
 
   /**
@@ -169,16 +179,15 @@ export function createWebhooksUsecases(deps: {
     async rollSecret(accountId: string): Promise<void> {
       await secretFor(accountId);
       const current = (await storedSecret(accountId))!;
-      const previousUntil = new Date(clock().getTime() + ROLL_OVERLAP_MS).toISOString();
+      const until = new Date(clock().getTime() + ROLL_OVERLAP_MS).toISOString();
       // Of two rolls at once one replaces the secret; the other changes nothing.
-      await webhooks.rollSecret(accountId, current, seal(requireKey(), newWebhookSecret(random), accountId), previousUntil);
+      await webhooks.rollSecret(accountId, current, seal(requireKey(), newWebhookSecret(random), accountId), until);
     },
 
     /** The secret to show, and until when the one a roll replaced still signs beside it (null: no such secret now). */
     async signingState(accountId: string): Promise<{ secret: string; previousUntil: string | null }> {
-      const secret = await secretFor(accountId);
-      const until = (await webhooks.secretOf(accountId))?.webhook_secret_previous_until ?? null;
-      return { secret, previousUntil: until !== null && until > clock().toISOString() ? until : null };
+      const { secret, row } = await secretAndRow(accountId);
+      return { secret, previousUntil: previousUntil(row, clock()) };
     },
 
     /** Seals secrets stored in clear by earlier versions; run at start-up, a no-op without SECRET_KEY. */
