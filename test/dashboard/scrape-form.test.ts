@@ -45,6 +45,16 @@ describe.each(engines)('starting a scrape from the dashboard on %s', (engine) =>
     expect(await ledgerSum(app.services.db, accountId)).toBe(9);
   });
 
+  it('a Reddit link in the form is taken as the API takes it, stored as r/name', async () => {
+    const { browser, accountId } = await member(10);
+    const attempt = attemptIn((await browser.get('/dashboard/scrapes')).body);
+    const started = await browser.submit('/dashboard/scrapes', '/dashboard/scrapes', {
+      attempt, subreddits: 'https://www.reddit.com/r/formtest/', keywords: 'scraper', sources: 'posts', time: 'week', limit: '',
+    });
+    expect(started.status).toBe(303);
+    expect((await scrapesOf(accountId))[0]).toMatchObject({ subreddits: ['r/formtest'] });
+  });
+
   it('a second press of the same form opens the first scrape and pays once', async () => {
     const { browser, accountId } = await member(10);
     const attempt = attemptIn((await browser.get('/dashboard/scrapes')).body);

@@ -38,14 +38,15 @@ const lines = (text: string) => text.split(/\r?\n/).map((line) => line.trim()).f
 const checkScrape = checkerOf<ScrapeBody>('/dashboard/scrapes', scrapeBodySchema, 'The scrape is');
 
 /**
- * The API's body: subreddits one per line or comma separated, "r/" added where it was left out (as the
- * monitor form does); keywords one per line; an empty query or limit is left out (the API's default).
- * Checked here, so a refusal reads as the API's would.
+ * The API's body: subreddits one per line or comma separated, each as typed (the API's one rule,
+ * shared/http/subreddit.ts, takes `name`, `r/name` or a link, as the monitor form relies on); keywords one
+ * per line; an empty query or limit is left out (the API's default). Checked here, so a refusal reads as
+ * the API's would.
  */
 export function scrapeBodyOf(form: ScrapeForm): ScrapeBody {
   const limit = form.limit.trim();
   return checkScrape({
-    subreddits: form.subreddits.split(/[\s,]+/).filter(Boolean).map((name) => `r/${name.replace(/^\/?r\//i, '')}`),
+    subreddits: form.subreddits.split(/[\s,]+/).filter(Boolean),
     ...(lines(form.keywords).length > 0 ? { keywords: lines(form.keywords) } : {}),
     ...(form.query.trim() ? { query: form.query.trim() } : {}),
     sources: form.sources,
