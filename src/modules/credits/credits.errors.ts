@@ -2,7 +2,7 @@ import { plural } from '../../shared/text.ts';
 import { AppError } from '../../shared/errors.ts';
 
 /** What a refused call would have cost, and the spendable balance where the balance refused it: the headers of a 402. */
-const costHeaders = (required: number, balance?: number): Record<string, string> => ({
+const refusalHeaders = (required: number, balance?: number): Record<string, string> => ({
   'credits-required': String(required),
   ...(balance === undefined ? {} : { 'credits-balance': String(balance) }),
 });
@@ -18,7 +18,7 @@ export const creditsErrors = {
       status: 402,
       message: `This request costs ${plural(required, 'credit')} and the account balance is ${balance}. ${howToGet}`,
       extra: { balance, required, ...(buyUrl ? { buy_url: buyUrl } : {}) },
-      headers: costHeaders(required, balance),
+      headers: refusalHeaders(required, balance),
     }),
   /**
    * A payment condition like the balance, hence 402 and not 429: retrying within the month will not
@@ -32,7 +32,7 @@ export const creditsErrors = {
         `This request costs ${plural(facts.required, 'credit')} and this key has spent ${facts.spent} of its monthly limit of ${facts.limit}. ` +
         `The limit resets at ${facts.resetsAt}; the account's other keys are not affected.`,
       extra: { limit: facts.limit, spent: facts.spent, required: facts.required, resets_at: facts.resetsAt },
-      headers: costHeaders(facts.required),
+      headers: refusalHeaders(facts.required),
     }),
   keyNotFound: () =>
     new AppError({
