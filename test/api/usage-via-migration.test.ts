@@ -5,7 +5,7 @@ import { migrate } from '../../src/shared/db/migrate.ts';
 import { engines, openTestDatabase } from '../support/engines.ts';
 
 describe.each(engines)('migration 0017 (via) on %s', (engine) => {
-  it('says api for what was made with a key before it, which only the API could do, and null for monitors and rows without a key', async () => {
+  it('says api for what was made with a key before it, which only the API could do, null for monitors and rows without a key, and monitor for what a monitor spent', async () => {
     const database = await openTestDatabase(engine);
     const { db } = database;
     try {
@@ -34,7 +34,7 @@ describe.each(engines)('migration 0017 (via) on %s', (engine) => {
       expect(await via('publications')).toEqual([['pub_key', 'api']]);
       expect(await via('monitors')).toEqual([['mon_old', null]]);
       const usage = await createCreditsUsecases({ db, clock: () => new Date(at) }).usage('acc_1', { limit: 10 });
-      expect(usage.data.map((entry) => [entry.type, entry.via])).toEqual([['charge', null], ['charge', 'api'], ['grant', null]]);
+      expect(usage.data.map((entry) => [entry.type, entry.via])).toEqual([['charge', 'monitor'], ['charge', 'api'], ['grant', null]]);
     } finally {
       await database.drop();
     }

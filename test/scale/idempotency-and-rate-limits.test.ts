@@ -93,7 +93,7 @@ describe.each(engines)('Idempotency-Key on billable POSTs on %s', (engine) => {
 
   it('a request that fails validation keeps no key', async () => {
     const { token } = await app.accountWithKey(5);
-    expect((await scrape(token, 'fix-me', { subreddits: ['bad'], keywords: ['a'] })).status).toBe(422);
+    expect((await scrape(token, 'fix-me', { subreddits: ['not a subreddit!'], keywords: ['a'] })).status).toBe(422);
     expect((await scrape(token, 'fix-me', { subreddits: ['r/node'], keywords: ['a'] })).status).toBe(200);
   });
 });
