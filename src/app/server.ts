@@ -147,8 +147,8 @@ export async function buildServer(
   });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/keys', 302));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // The same document drawn as a page for people.
-  await app.register(apiDocsRoutes);
+  // The same document drawn as a page for people, the guides, and /llms.txt for agents.
+  await app.register(apiDocsRoutes, { publicUrl: services.config.publicUrl });
 
   // Every /api/v1/ endpoint, each behind the checks in their one order: see api.ts.
   await app.register(apiRoutes, { prefix: API_PREFIX, services });

@@ -42,6 +42,13 @@ export const GUIDE_GROUPS: GuideGroup[] = [
     ],
   },
   {
+    heading: 'SDKs',
+    guides: [
+      guide('sdk-typescript', 'sdk/typescript/README.md', 'TypeScript SDK', 'A method per operation, retries that never pay twice, paging iterators, webhook verification.'),
+      guide('sdk-python', 'sdk/python/README.md', 'Python SDK', 'The same for Python 3.9 and newer, standard library only.'),
+    ],
+  },
+  {
     heading: 'Finding posts and comments',
     guides: [
       guide('scrape', 'docs/api/scrape.md', 'Scrape', 'One-off searches of subreddits: sync or async, comments, what a result holds.'),

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ASSETS, SECURITY_HEADERS, type Asset } from './apidocs.assets.ts';
+import { GUIDE_GROUPS } from './apidocs.guides.ts';
 import { guidesRoutes } from './apidocs.guides-routes.ts';
+import { llmsTxt } from './apidocs.llms.ts';
 import { createGuidesUsecases, REPOSITORY_ROOT } from './apidocs.usecases.ts';
 
 /*
@@ -45,7 +47,7 @@ const PAGE = `<!doctype html>
 `;
 
 /** Like /openapi.json, the page needs no key: it describes the endpoints, not an account. */
-export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
+export async function apiDocsRoutes(app: FastifyInstance, options: { publicUrl: string | null }): Promise<void> {
   // The reference describes /api/v1/; its own page and files are not part of it.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
@@ -64,6 +66,9 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
       reply.type(file.type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body),
     );
   }
+  // For agents: what the service is and where every guide's Markdown is (apidocs.llms.ts), built once.
+  const llms = llmsTxt(GUIDE_GROUPS, options.publicUrl);
+  app.get('/llms.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(llms));
   // Inside this plugin: the same policy and headers, and likewise left out of the API description.
   await app.register(guidesRoutes, { guides: createGuidesUsecases({ root: REPOSITORY_ROOT }) });
 }
