@@ -48,6 +48,19 @@ describe('the README and the documents under docs/', () => {
     expect(readme.split('\n').length).toBeLessThan(250);
   });
 
+  it("a block marked from=<file> (the README's SDK tabs) is a copy of a block of that file, which its own suite compiles and runs", () => {
+    const copies = [...texts].flatMap(([document, text]) =>
+      fencedBlocks(text)
+        .map((block) => ({ document, block, from: /\bfrom=(\S+)/.exec(block.info)?.[1] }))
+        .filter((copy) => copy.from !== undefined),
+    );
+    expect(copies.map((copy) => copy.from).sort()).toEqual(['sdk/python/README.md', 'sdk/typescript/README.md']);
+    for (const { document, block, from } of copies) {
+      const originals = fencedBlocks(readFileSync(from!, 'utf8')).map((original) => original.code);
+      expect(originals, `${document}: the block from ${from}`).toContain(block.code);
+    }
+  });
+
   it('the README keeps the two commands that CI runs: one starts the service, one runs the tests', () => {
     const commands = fencedBlocks(readme).map((block) => block.code).join('\n');
     expect(commands).toMatch(/^npm install && npm start\b/m);
