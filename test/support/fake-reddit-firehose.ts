@@ -44,7 +44,7 @@ export interface FirehoseItem {
 
 export interface FirehoseOptions {
   clock: () => number;
-  /** Items (posts and comments together) a second on average. */
+  /** Items (posts and comments together) a second on average; read every second, so a test may change it (0 stops the firehose). */
   perSecond: number;
   /** Of them, comments (default 0.8: F5Bot's 4 million comments to 0.5 million posts is about 0.89). */
   commentShare?: number;
