@@ -42,6 +42,7 @@ import { migrate } from '../shared/db/migrate.ts';
 import { realSleep } from '../shared/sleep.ts';
 import { createCoreUsecases } from './cli-services.ts';
 import { openMonitorStream } from './monitor-stream.ts';
+import { createStreamCoverage } from '../modules/monitors/stream/stream.coverage.usecases.ts';
 import { streamPerMinute } from '../shared/config/stream.ts';
 import { openRedditSource, type RedditSource } from './reddit-source.ts';
 
@@ -217,6 +218,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     monitorPoller,
     /** The site-wide stream (`runCycle()` reads every new post and comment once); null while REDDIT_STREAM_SHARE is 0. */
     monitorStream,
+    streamCoverage: createStreamCoverage({ db, clock, enabled: monitorStream !== null }),
     /** Monitors as their owners see them: create, edit, pause, delete, read their matches (free). */
     monitors: createMonitorsUsecases({
       db,

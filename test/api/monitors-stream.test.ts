@@ -85,6 +85,16 @@ describe.each(engines)('the site-wide stream on %s', (engine) => {
       expect(Math.min(...mine.map((row) => id(row.first_id)))).toBe(start.get(kind)! + 1);
     }
     expect(await app.database.db.selectFrom('stream_pending').selectAll().execute()).toEqual([]);
+
+    // Any key reads the same site-wide figures.
+    const other = await app.accountWithKey(0);
+    const answer = await app.api('GET', '/api/v1/stream/coverage?hours=2', { token: other.token });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { enabled: boolean; hours: { source: string; asked: number; returned: number; unavailable: number; pending: number }[] };
+    expect(body.enabled).toBe(true);
+    const posts = body.hours.filter((h) => h.source === 'posts');
+    expect(posts.reduce((n, h) => n + h.asked, 0)).toBe(made.filter((item) => item.kind === 't3').length);
+    expect(body.hours.every((h) => h.asked === h.returned + h.unavailable + h.pending)).toBe(true);
   });
 });
 
