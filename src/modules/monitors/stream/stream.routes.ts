@@ -13,7 +13,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ coverage: StreamCoverageU
         description:
           'Per hour and source: the range of ids walked and how many were asked, returned, unavailable, waiting and skipped, ' +
           'and the exact ranges skipped while the stream was too far behind. Site-wide figures, the same for every account ' +
-          '(docs/api/monitors-stream.md).',
+          '(the guide "The site-wide stream" says what the stream costs and cannot see).',
         tags: ['monitors'],
         querystring: coverageQuerySchema,
         response: { 200: coverageSchema },
