@@ -11,6 +11,7 @@ import { keysErrors } from '../modules/keys/keys.errors.ts';
 import { authenticateRequest, callerOf, requireScope } from '../modules/keys/keys.hooks.ts';
 import { monitorsRoutes } from '../modules/monitors/monitors.routes.ts';
 import { inboxRoutes } from '../modules/monitors/inbox/inbox.routes.ts';
+import { streamRoutes } from '../modules/monitors/stream/stream.routes.ts';
 import { publishRoutes } from '../modules/publish/publish.routes.ts';
 import { limitRate } from '../modules/ratelimit/ratelimit.hooks.ts';
 import { scrapeRoutes } from '../modules/scrape/scrape.routes.ts';
@@ -85,6 +86,7 @@ export const apiRoutes: FastifyPluginAsync<{ services: Services }> = async (api,
   await api.register(publishRoutes, { publish: services.publish });
   await api.register(monitorsRoutes, { monitors: services.monitors });
   await api.register(inboxRoutes, { inbox: services.inbox });
+  await api.register(streamRoutes, { coverage: services.streamCoverage });
   await api.register(destinationsRoutes, { destinations: services.destinations });
   await api.register(alertsRoutes, { alerts: services.alerts });
 

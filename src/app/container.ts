@@ -41,6 +41,9 @@ import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { realSleep } from '../shared/sleep.ts';
 import { createCoreUsecases } from './cli-services.ts';
+import { openMonitorStream } from './monitor-stream.ts';
+import { createStreamCoverage } from '../modules/monitors/stream/stream.coverage.usecases.ts';
+import { streamPerMinute } from '../shared/config/stream.ts';
 import { openRedditSource, type RedditSource } from './reddit-source.ts';
 
 /** The worker's safety net (stalled scrapes) runs this often. */
@@ -85,7 +88,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   const source = await openRedditSource(config, clock);
   const { prices } = source;
   // One Reddit request budget for every account and instance, kept where the rate-limit counters are.
-  const budgetOptions = { redisUrl: config.redisUrl, db, perMinute: config.redditRequestsPerMinute, sleep: overrides.sleep };
+  const budgetOptions = { redisUrl: config.redisUrl, db, perMinute: config.redditRequestsPerMinute, streamPerMinute: streamPerMinute(config.stream, config.redditRequestsPerMinute), sleep: overrides.sleep };
   const redditBudget = await openRedditBudget({ ...budgetOptions, now: () => clock().getTime() });
   const reddit =
     overrides.reddit !== undefined
@@ -141,19 +144,12 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   // The relevance judge asks the same language model as generate.
   const judge = llm && createRelevanceJudge({ llm, model: source.llm?.model ?? 'unknown' });
   const judging = createMatchJudging({ db, judge, clock, log });
-  const monitorPoller = createMonitorPoller({
-    db,
-    reddit,
-    subreddits,
-    delivery: createMatchDelivery({ db, clock, random, prices, webhooks, judging, drafts: generate, alerts }),
-    judging,
-    clock,
-    config: config.monitors,
-    prices,
-    requestsPerCycle: requestsPerCycle(config.redditRequestsPerMinute, config.monitors.intervalSeconds),
-    holder: `${hostname()}:${process.pid}:${random(6).toString('hex')}`,
-    log,
-  });
+  const delivery = createMatchDelivery({ db, clock, random, prices, webhooks, judging, drafts: generate, alerts });
+  const holder = `${hostname()}:${process.pid}:${random(6).toString('hex')}`;
+  const perCycle = requestsPerCycle(config.redditRequestsPerMinute - streamPerMinute(config.stream, config.redditRequestsPerMinute), config.monitors.intervalSeconds);
+  const monitorPoller = createMonitorPoller({ db, reddit, subreddits, delivery, judging, clock, config: config.monitors, prices, requestsPerCycle: perCycle, holder, log });
+  // The site-wide stream, when REDDIT_STREAM_SHARE gives it a share: null otherwise (monitor-stream.ts).
+  const monitorStream = openMonitorStream(config, { db, reddit, delivery, clock, holder, log });
 
   const rateLimit = await createRateLimits(config, db, clock);
 
@@ -182,11 +178,13 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     await recover();
     // One poller for every monitor; on several instances the lease lets one of them poll at a time.
     const stopPoller = monitorPoller.start();
+    const stopStream = monitorStream?.start();
     const stopLinking = linking?.start();
     return () => {
       clearInterval(timer);
       clearInterval(alertsTimer);
       stopPoller();
+      stopStream?.();
       stopLinking?.();
     };
   }
@@ -218,6 +216,9 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
     scrapeRunner: runner,
     /** `runCycle()` reads Reddit once for every monitor; the worker runs it every MONITOR_INTERVAL_SECONDS. */
     monitorPoller,
+    /** The site-wide stream (`runCycle()` reads every new post and comment once); null while REDDIT_STREAM_SHARE is 0. */
+    monitorStream,
+    streamCoverage: createStreamCoverage({ db, clock, enabled: monitorStream !== null }),
     /** Monitors as their owners see them: create, edit, pause, delete, read their matches (free). */
     monitors: createMonitorsUsecases({
       db,

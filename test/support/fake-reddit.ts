@@ -13,11 +13,10 @@
  *   `{"reason":"quarantined"}`, banned → 404 `{"reason":"banned"}`, forbidden → a bare 403
  *   `{"message":"Forbidden","error":403}`). A combined path silently drops missing names; if one name
  *   is left it answers as that single subreddit, if none 404, otherwise it searches the public ones and
- *   drops private, banned and quarantined ones just as silently (their posts are not viewable). Until
- *   2026-11 this fake refused the whole combined request instead, which Reddit never did. Matches posts whose title or
- *   selftext contains any " OR "-separated term (case-insensitive; a quoted term is a phrase, an unquoted
- *   multi-word term needs all its words); with `restrict_sr=1` only posts of the path's subreddits,
- *   otherwise posts of every subreddit (as Reddit does). NSFW posts only with `include_over_18=on`.
+ *   drops private, banned and quarantined ones just as silently (their posts are not viewable). Matches
+ *   posts whose title or selftext contains any " OR "-separated term (case-insensitive; a quoted term is
+ *   a phrase, an unquoted multi-word term needs all its words); with `restrict_sr=1` only the path's
+ *   subreddits, otherwise every subreddit (as Reddit does). NSFW posts only with `include_over_18=on`.
  *   sort=new → created_utc desc; top and relevance → score desc, then created_utc desc. `t` is recorded
  *   but NOT applied (tests use fixed timestamps). Pages with `limit` (default 25, max 100) and `after`.
  * - `GET /r/{a+b+...}/new` and `/r/{a+b+...}/comments`: the subreddits' newest posts (t3) or comments (t1),
@@ -26,7 +25,9 @@
  *   sequence (as Reddit's), created now by `clock` unless given.
  * - `GET /r/{name}/about`: a t5 thing for public subreddits, otherwise the same error answers as search.
  * - `GET /api/info?id=t3_…,t1_…`: a Listing of the posts (t3) and comments (t1) it knows, unknown ids left out;
- *   a comment there has no `link_title` (a reply draft reads its post by `link_id` for the title).
+ *   a comment there has no `link_title` (a reply draft reads its post by `link_id` for the title). At most
+ *   the first 100 ids asked are answered. With `firehose` set, its items too, and `/r/all/new` and
+ *   `/r/all/comments` list its newest (fake-reddit-firehose.ts).
  * - `GET /api/info?sr_name=a,b,c` and `blockApp(...)`: see fake-reddit-subreddits.ts.
  * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
  *   answers clients that do not identify themselves.
@@ -41,6 +42,7 @@ import { createFakeRedditUser, type FakeRedditUser } from './fake-reddit-user.ts
 import { searchListing } from './fake-reddit-listings.ts';
 import { createRateWindow, createStreamWriters, infoChildren, createSubredditIndex, streamListing } from './fake-reddit-streams.ts';
 import type { FakeComment, NewComment, NewPost } from './fake-reddit-streams.ts';
+import { INFO_MAX_IDS, type FakeFirehose } from './fake-reddit-firehose.ts';
 import { refusal, sendBlockPage, subredditInfos } from './fake-reddit-subreddits.ts';
 
 export type { FakeComment, NewComment, NewPost } from './fake-reddit-streams.ts';
@@ -112,6 +114,8 @@ export interface FakeReddit {
   tokenRequests: number;
   /** Children appended as they are to every search listing page (malformed ones, say). */
   extraChildren: unknown[];
+  /** Every post and comment made site-wide, for the stream reader (fake-reddit-firehose.ts); null: off. */
+  firehose: FakeFirehose | null;
   /** The user-context endpoints (authorization code, refresh, me, comment, submit): see fake-reddit-user.ts. */
   user: FakeRedditUser;
   close(): Promise<void>;
@@ -144,27 +148,22 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     limitPerMinute: null,
     subreddits: new Map(),
     nsfwSubreddits: new Set(),
-    blockApp(mode) {
-      blocked = mode;
-    },
+    blockApp: (mode) => void (blocked = mode),
     failNext(status, count = 1, headers = {}) {
       for (let i = 0; i < count; i++) failures.push({ status, headers });
     },
-    failAlways(status) {
-      failAlwaysStatus = status;
-    },
+    failAlways: (status) => void (failAlwaysStatus = status),
     failWhen: null,
     failTokenNext(status, count = 1) {
       for (let i = 0; i < count; i++) tokenFailures.push(status);
     },
-    revokeTokens() {
-      tokens.clear();
-    },
+    revokeTokens: () => tokens.clear(),
     delayMs: 0,
     rateLimit: null,
     requests: [],
     tokenRequests: 0,
     extraChildren: [],
+    firehose: null,
     user: undefined as unknown as FakeRedditUser,
     close: () => close(),
   };
@@ -226,8 +225,11 @@ export async function startFakeReddit(): Promise<FakeReddit> {
       const children = subredditInfos((url.searchParams.get('sr_name') ?? '').split(','), stateOf, about);
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: children.length, children, before: null } }, rate);
     }
+    const head = fake.firehose?.head(url.pathname, url.searchParams);
+    if (head) return send(res, 200, head, rate);
     if (url.pathname === '/api/info') {
-      const found = infoChildren((url.searchParams.get('id') ?? '').split(','), fake.posts, fake.comments);
+      const ids = (url.searchParams.get('id') ?? '').split(',').slice(0, INFO_MAX_IDS);
+      const found = [...infoChildren(ids, fake.posts, fake.comments), ...(fake.firehose?.info(ids) ?? [])];
       return send(res, 200, { kind: 'Listing', data: { after: null, dist: found.length, children: found, before: null } }, rate);
     }
     const match = /^\/r\/([^/]+)\/(search|about|new|comments)(?:\.json)?\/?$/.exec(url.pathname);

@@ -84,6 +84,7 @@ export const CALLS: Record<string, { method: string; scope: Scope; target: (w: W
   deleteMonitor: { method: 'DELETE', scope: 'monitors', target: () => `/api/v1/monitors/mon_${NO_ID}` },
   listMonitorMatches: { method: 'GET', scope: 'read', target: (w) => `/api/v1/monitors/${w.ids.monitor}/matches` },
   listInbox: { method: 'GET', scope: 'read', target: () => '/api/v1/inbox' },
+  getStreamCoverage: { method: 'GET', scope: 'read', target: () => '/api/v1/stream/coverage' },
   getMatch: { method: 'GET', scope: 'read', target: (w) => `/api/v1/matches/${w.ids.match}` },
   updateMatch: { method: 'PATCH', scope: 'monitors', target: (w) => `/api/v1/matches/${w.ids.match}`, body: () => ({ status: 'dismissed' }) },
   createCheckout: { method: 'POST', scope: 'billing', target: () => '/api/v1/credits/checkout', body: () => checkoutBody },

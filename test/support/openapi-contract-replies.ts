@@ -71,6 +71,8 @@ export const REPLY_SCENARIOS: Scenario[] = [
   }),
 
   ok('listInbox'),
+  ok('getStreamCoverage'),
+  scenario('getStreamCoverage', 422, 'hours=0', { call: () => ({ method: 'GET', target: '/api/v1/stream/coverage?hours=0' }) }),
   ...paged('listInbox', '/api/v1/inbox'),
   ok('getMatch'),
   ...byId('getMatch', '/api/v1/matches', 'mat'),

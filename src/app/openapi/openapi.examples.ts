@@ -163,6 +163,18 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
   listMonitorMatches: { responses: { 200: { ...page([match]), next_cursor: null } } },
   listInbox: { responses: { 200: page([newInboxItem, inboxItem]) } },
   getMatch: { responses: { 200: inboxItem } },
+  getStreamCoverage: {
+    responses: {
+      200: {
+        enabled: true,
+        hours: [
+          { hour: '2026-11-25T09:00:00.000Z', source: 'posts', first_id: 't3_1h2k0a0', last_id: 't3_1h2k9zz', asked: 46800, returned: 44930, unavailable: 1716, pending: 154, skipped: 0 },
+          { hour: '2026-11-25T09:00:00.000Z', source: 'comments', first_id: 't1_m3b40000', last_id: 't1_m3bd0zzz', asked: 412340, returned: 398210, unavailable: 13020, pending: 1110, skipped: 20000 },
+        ],
+        gaps: [{ source: 'comments', from_id: 't1_m3b5a0a0', to_id: 't1_m3b5n8c7', recorded_at: '2026-11-25T09:12:10.000Z' }],
+      },
+    },
+  },
   updateMatch: {
     request: { dismiss: { status: 'dismissed' }, reopen: { status: 'new' } },
     responses: { 200: { ...newInboxItem, status: 'dismissed', status_at: '2026-11-25T09:20:45.000Z' } },

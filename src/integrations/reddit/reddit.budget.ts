@@ -14,6 +14,12 @@ export const SYSTEM_CONSUMER = 'system';
  * stretches), so a one-off scrape is never held back by the background reading.
  */
 export const MONITORS_CONSUMER = 'monitors';
+/**
+ * The site-wide stream (src/modules/monitors/stream/): it has a fixed share of every window of its
+ * own (`streamPerMinute`, from REDDIT_STREAM_SHARE) and never more; the others share the rest as if
+ * the window were that much smaller, so the stream neither takes from them nor waits for them.
+ */
+export const STREAM_CONSUMER = 'stream';
 
 const WINDOW_MS = 60_000;
 /**
@@ -50,19 +56,30 @@ export const windowOf = (nowMs: number) => nowMs - (nowMs % WINDOW_MS);
  * consumer may use all of it. A consumer that already took more than its share before the others
  * came (a burst) waits, and the others take what is left.
  */
-export function decide(entries: BudgetEntry[], consumer: string, nowMs: number, perMinute: number): { result: Decision; save: BudgetEntry } {
+export function decide(
+  entries: BudgetEntry[],
+  consumer: string,
+  nowMs: number,
+  allPerMinute: number,
+  streamPerMinute = 0,
+): { result: Decision; save: BudgetEntry } {
   const window = windowOf(nowMs);
   const windowEnd = window + WINDOW_MS;
   const usedOf = (entry: BudgetEntry | undefined) => (entry && entry.window === window ? entry.used : 0);
-  const total = entries.reduce((sum, entry) => sum + usedOf(entry), 0);
   const mine = entries.find((entry) => entry.consumer === consumer);
+  // The stream's share is its own: the others count only their calls against what is left of the window.
+  const stream = consumer === STREAM_CONSUMER;
+  const perMinute = stream ? Math.min(streamPerMinute, allPerMinute) : allPerMinute - Math.min(streamPerMinute, allPerMinute);
+  const total = stream ? usedOf(mine) : entries.reduce((sum, entry) => sum + (entry.consumer === STREAM_CONSUMER ? 0 : usedOf(entry)), 0);
   const others = entries.filter(
-    (entry) => entry.consumer !== consumer && entry.consumer !== MONITORS_CONSUMER && entry.activeUntil > nowMs,
+    (entry) => entry.consumer !== consumer && entry.consumer !== MONITORS_CONSUMER && entry.consumer !== STREAM_CONSUMER && entry.activeUntil > nowMs,
   );
   const share = Math.max(1, Math.floor(perMinute / (others.length + 1)));
   let result: Decision = { granted: true };
   if (total >= perMinute) result = { granted: false, retryAtMs: windowEnd };
-  else if (consumer === MONITORS_CONSUMER) {
+  else if (stream) {
+    // Alone in its share: nothing more to weigh.
+  } else if (consumer === MONITORS_CONSUMER) {
     if (others.length > 0 && total >= perMinute - Math.ceil(perMinute / 4)) result = { granted: false, retryAtMs: windowEnd };
   } else if (others.length > 0 && usedOf(mine) >= share) {
     // Ask again when the window turns or when one of the others may have stopped competing.
@@ -81,6 +98,8 @@ export interface RedditBudget {
 export function createRedditBudget(deps: {
   store: BudgetStore;
   perMinute: number;
+  /** The stream's own calls a minute, within `perMinute` (0: no stream). */
+  streamPerMinute?: number;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   /** How long one call may wait for a slot in all (default: one window and a bit). */
@@ -93,7 +112,7 @@ export function createRedditBudget(deps: {
       const deadline = now() + maxWaitMs;
       for (;;) {
         const at = now();
-        const decision = await store.transact(at, (entries) => decide(entries, consumer, at, perMinute));
+        const decision = await store.transact(at, (entries) => decide(entries, consumer, at, perMinute, deps.streamPerMinute ?? 0));
         if (decision.granted) return;
         if (decision.retryAtMs > deadline) throw budgetUsedUp(perMinute, decision.retryAtMs - now());
         await sleep(Math.max(0, decision.retryAtMs - now()));

@@ -6,7 +6,7 @@
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { realSleep } from '../../shared/sleep.ts';
 import { createRedditHttp, type RedditHttp, type RedditHttpOptions } from './reddit.http.ts';
-import { parseItems, readListing } from './reddit.listings.ts';
+import { parseItems, readInfo, readListing } from './reddit.listings.ts';
 import { isUnavailableStatus, parseListing, reasonFromAbout, reasonFromSearch } from './reddit.mapping.ts';
 import { MAX_PAGE_SIZE, MAX_SUBREDDITS_PER_REQUEST, aboutPath, buildQueries, chunk, searchPath } from './reddit.query.ts';
 import { describeSubreddits } from './reddit.subreddits.ts';
@@ -41,6 +41,11 @@ export interface RedditClient {
    * newest first. Throws RedditUnavailableError (429 / 5xx after retries) and RedditBlockedError.
    */
   listing(input: ListingInput): Promise<ListingOutput>;
+  /**
+   * Up to 100 posts and comments by fullname in one `/api/info?id=` (reddit.listings.ts readInfo): the
+   * ones Reddit can show, in no order, the rest absent. `consumer`: who the call is for in the shared budget.
+   */
+  info(fullnames: readonly string[], consumer?: string): Promise<{ items: RedditItem[]; skipped: number }>;
 }
 
 export interface RedditClientOptions {
@@ -94,6 +99,7 @@ export function createRedditClient(options: RedditClientOptions): RedditClient {
     },
     describeSubreddits: (names, describeOptions) => describeSubreddits(http, names, describeOptions),
     listing: (input) => readListing(http, input),
+    info: (fullnames, consumer) => readInfo(http, fullnames, consumer),
   };
 }
 

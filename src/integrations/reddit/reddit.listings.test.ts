@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeReddit, type FakeReddit } from '../../../test/support/fake-reddit.ts';
+import { createFirehose } from '../../../test/support/fake-reddit-firehose.ts';
 import { createRedditClient, type RedditClientOptions } from './reddit.client.ts';
 import { RedditUnavailableError } from './reddit.errors.ts';
 import { listingPath } from './reddit.listings.ts';
@@ -162,6 +163,28 @@ describe('reading a listing', () => {
     await expect(read()).rejects.toBeInstanceOf(RedditUnavailableError);
     fake.failNext(400);
     await expect(read()).rejects.toMatchObject({ upstreamStatus: 400 });
+  });
+});
+
+describe('reading up to 100 posts and comments by fullname', () => {
+  it('asks /api/info once for a mixed batch and gets the ones Reddit can show, in any order, with their kinds', async () => {
+    let now = T0 * 1000;
+    fake.firehose = createFirehose({ clock: () => now, perSecond: 50, unavailable: 0.1, late: { share: 0, maxSeconds: 1 } });
+    now += 5_000;
+    const made = fake.firehose.items().slice(0, 100);
+    const answer = await client().info(made.map((item) => `${item.kind}_${item.id}`), 'stream');
+    const visible = made.filter((item) => item.visibleMs !== null);
+    expect(answer.items.map((item) => item.id).sort()).toEqual(visible.map((item) => `${item.kind}_${item.id}`).sort());
+    expect(answer.items.find((item) => item.type === 'comment')).toMatchObject({ title: '' });
+    expect(fake.requests.filter((r) => r.path === '/api/info')).toHaveLength(1);
+    expect(fake.requests.find((r) => r.path === '/api/info')!.query).toMatchObject({ raw_json: '1' });
+  });
+
+  it('refuses more than 100 fullnames before asking, and asks nothing for none', async () => {
+    const names = Array.from({ length: 101 }, (_, i) => `t3_${(1000 + i).toString(36)}`);
+    await expect(client().info(names)).rejects.toThrow(RangeError);
+    expect(await client().info([])).toEqual({ items: [], skipped: 0 });
+    expect(fake.requests.filter((r) => r.path === '/api/info')).toHaveLength(0);
   });
 });
 

@@ -110,3 +110,24 @@ export async function readListing(http: RedditHttp, input: ListingInput): Promis
   }
   throw new RedditUnavailableError(`Reddit answered a listing with unexpected HTTP ${response.status}`, undefined, response.status);
 }
+
+/** The most fullnames one `/api/info?id=` answers for (Reddit's API docs for GET /api/info; clients send 100). */
+export const MAX_INFO_IDS = 100;
+
+/**
+ * Up to 100 posts and comments by fullname in one `/api/info?id=` (the site-wide stream's read): those
+ * Reddit can show, in no promised order; one it cannot show (deleted, removed, private, not visible
+ * yet) is simply absent. A comment read this way has no post title (`title` is ''). Any status but 200
+ * is Reddit failing (the HTTP layer has already retried 429 and 5xx).
+ */
+export async function readInfo(http: RedditHttp, fullnames: readonly string[], consumer?: string): Promise<{ items: RedditItem[]; skipped: number }> {
+  if (fullnames.length > MAX_INFO_IDS) throw new RangeError(`/api/info takes at most ${MAX_INFO_IDS} fullnames, got ${fullnames.length}`);
+  if (fullnames.length === 0) return { items: [], skipped: 0 };
+  const response = await http.get(`/api/info?id=${fullnames.join(',')}&raw_json=1`, consumer);
+  if (response.status !== 200) {
+    throw new RedditUnavailableError(`Reddit answered a look-up of ${fullnames.length} ids with HTTP ${response.status}`, undefined, response.status);
+  }
+  const posts = parseItems(response.body, 'posts');
+  const comments = parseItems(response.body, 'comments');
+  return { items: [...posts.items, ...comments.items], skipped: posts.skipped + comments.skipped };
+}

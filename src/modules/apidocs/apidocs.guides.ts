@@ -56,6 +56,7 @@ export const GUIDE_GROUPS: GuideGroup[] = [
       guide('monitors', 'docs/api/monitors.md', 'Monitors', 'Standing watches on subreddits: matches, reading them incrementally, limits.'),
       guide('relevance', 'docs/api/relevance.md', 'Relevance', 'The judge that scores each match against an intent and says why.'),
       guide('monitors-poller', 'docs/api/monitors-poller.md', 'How monitors read Reddit', 'The poller: nothing missed or twice, gaps, health, fair shares.'),
+      guide('monitors-stream', 'docs/api/monitors-stream.md', 'The site-wide stream', 'Every new post and comment on Reddit: its share of the budget, gaps, coverage.'),
     ],
   },
   {

@@ -94,6 +94,8 @@ export async function openRedditBudget(deps: {
   redisUrl: string | null;
   db: Database;
   perMinute: number;
+  /** The site-wide stream's fixed share of each minute (reddit.budget.ts STREAM_CONSUMER); 0: off. */
+  streamPerMinute?: number;
   now: () => number;
   sleep?: (ms: number) => Promise<void>;
 }): Promise<RedditBudget> {
@@ -102,5 +104,5 @@ export async function openRedditBudget(deps: {
     : isSqlite(deps.db)
       ? createMemoryBudgetStore()
       : createSqlBudgetStore(deps.db);
-  return createRedditBudget({ store, perMinute: deps.perMinute, now: deps.now, sleep: deps.sleep ?? realSleep });
+  return createRedditBudget({ store, perMinute: deps.perMinute, streamPerMinute: deps.streamPerMinute, now: deps.now, sleep: deps.sleep ?? realSleep });
 }

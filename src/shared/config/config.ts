@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { billingConfig, type BillingConfig } from './billing.ts';
 import { channelsConfig, type ChannelsConfig } from './channels.ts';
 import { railsConfig, type RailsConfig } from './rails.ts';
+import { streamConfig, type StreamConfig } from './stream.ts';
 import { redditSourceConfig, redirectUri, type DemoConfig, type RedditConfig } from './reddit.ts';
 import type { DataSource } from '../demo.ts';
 
@@ -56,6 +57,8 @@ export interface Config {
   redisUrl: string | null;
   http: HttpTimeouts;
   monitors: MonitorsConfig;
+  /** The site-wide stream's share of the Reddit budget and its lag bound (stream.ts); share 0: off. */
+  stream: StreamConfig;
   /** Buying credits with Stripe (billing.ts); without it credits come from the operator. */
   billing: BillingConfig;
   /** The publishing rails (rails.ts): paces and the same-text window; 0 turns one off. */
@@ -286,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerAccount: integer(env, 'MONITOR_MAX_PER_ACCOUNT', 25, 1, 1_000_000),
       maxSubredditsPerAccount: integer(env, 'MONITOR_MAX_SUBREDDITS_PER_ACCOUNT', 500, 1, 1_000_000),
     },
+    stream: streamConfig(env, integer, fail),
     billing: billingConfig(env, env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '') : null, url(env, 'STRIPE_API_URL', 'https://api.stripe.com'), fail),
     rails: railsConfig(env, integer),
     channels: channelsConfig(env, (name, fallback) => url(env, name, fallback), fail),

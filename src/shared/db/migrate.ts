@@ -28,6 +28,7 @@ import { alertRoutesMigration } from './migrations/0025_alert_routes.ts';
 import { destinationConfirmationMigration } from './migrations/0026_destination_confirmation.ts';
 import { webhookSecretRollMigration } from './migrations/0027_webhook_secret_roll.ts';
 import { accountTokensMigration } from './migrations/0028_account_tokens.ts';
+import { streamMigration } from './migrations/0029_stream.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026_destination_confirmation': destinationConfirmationMigration,
   '0027_webhook_secret_roll': webhookSecretRollMigration,
   '0028_account_tokens': accountTokensMigration,
+  '0029_stream': streamMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

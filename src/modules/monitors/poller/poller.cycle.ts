@@ -50,8 +50,9 @@ export function indexOfMonitors(monitors: MonitorRow[]): MatchIndex {
 /**
  * Every new thing against every monitor at once (the index), then each hit checked against what the
  * monitor asked: its subreddits, its sources, NSFW, and nothing created before it started watching.
+ * The poller's reads and the site-wide stream's (stream/stream.usecases.ts) go through it alike.
  */
-export function collectMatches(reads: ReadGroup[], monitors: MonitorRow[], index: MatchIndex): Map<string, Found[]> {
+export function collectMatches(reads: Pick<ReadGroup, 'items' | 'source'>[], monitors: MonitorRow[], index: MatchIndex): Map<string, Found[]> {
   const wants = new Map(
     monitors.map((m) => [m.id, { monitor: m, subreddits: new Set(subredditsOf(m)), sources: new Set(sourcesOf(m)) }]),
   );

@@ -4,6 +4,7 @@
  * poll at a time. The API's reads of the same tables live in monitors.repository.ts.
  */
 import { sql, type Kysely } from 'kysely';
+import { createLeaseRepository } from '../leases.repository.ts';
 import type { Tables } from '../../../shared/db/database.ts';
 import { nextMark, type GroupRead, type Mark } from './poller.reading.ts';
 import type { LastReads } from './poller.schedule.ts';
@@ -161,43 +162,8 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
       .execute();
   },
 
-  /**
-   * Takes the poller lease (or renews this holder's), counting one more cycle; null while another
-   * holder's lease runs. One guarded statement, so two instances can never both get the same cycle.
-   */
-  async acquire(holder: string, nowMs: number, leaseMs: number): Promise<number | null> {
-    const expires = nowMs + leaseMs;
-    const inserted = await db
-      .insertInto('poller_leases')
-      .values({ name: LEASE, holder, expires_at: expires, cycle: 1 })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .returning('cycle')
-      .executeTakeFirst();
-    if (inserted) return Number(inserted.cycle);
-    const updated = await db
-      .updateTable('poller_leases')
-      .set({ holder, expires_at: expires, cycle: sql`cycle + 1` })
-      .where('name', '=', LEASE)
-      .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', nowMs)]))
-      .returning('cycle')
-      .executeTakeFirst();
-    return updated ? Number(updated.cycle) : null;
-  },
-
-  /** Extends the lease of this holder's cycle; false when it was lost (then nothing of the cycle may commit). */
-  async renew(holder: string, cycle: number, nowMs: number, leaseMs: number): Promise<boolean> {
-    const result = await db
-      .updateTable('poller_leases')
-      .set({ expires_at: nowMs + leaseMs })
-      .where('name', '=', LEASE)
-      .where('holder', '=', holder)
-      .where('cycle', '=', cycle)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
-
-  /** Lets another instance take over at once (a clean shutdown). */
-  release: (holder: string) => db.deleteFrom('poller_leases').where('name', '=', LEASE).where('holder', '=', holder).execute(),
+  /** The poller's lease (leases.repository.ts), named 'monitors'. */
+  ...createLeaseRepository(db, LEASE),
 });
 
 export type PollerRepository = ReturnType<typeof createPollerRepository>;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { fullname, headOf, hourOf, jumpOf, planCycle, RETRY_DELAY_MS, settle, type Position } from './stream.cycle.ts';
+import type { StreamKind } from './stream.tables.ts';
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 12, 0, s)).toISOString();
+const positions = (t3: number, t1: number, time = at(0)) =>
+  new Map<StreamKind, Position>([
+    ['t3', { readTo: t3, readToAt: time }],
+    ['t1', { readTo: t1, readToAt: time }],
+  ]);
+const heads = (t3: number, t1: number, time = at(10)) =>
+  new Map([
+    ['t3' as StreamKind, { id: t3, at: time }],
+    ['t1' as StreamKind, { id: t1, at: time }],
+  ]);
+
+describe('the stream’s plan', () => {
+  it('asks every id since the position, both kinds, 100 to a request', () => {
+    const plan = planCycle(positions(1000, 5000), heads(1030, 5170), [], 10);
+    expect(plan.requests.map((r) => r.length)).toEqual([100, 100]);
+    const names = plan.requests.flat();
+    expect(names).toHaveLength(200);
+    expect(new Set(names).size).toBe(200);
+    expect(names[0]).toBe(fullname('t3', 1001));
+    expect(names.at(-1)).toBe(fullname('t1', 5170));
+  });
+
+  it('asks the ids due again first, then splits what is left by how far behind each kind is', () => {
+    const due = [{ kind: 't1' as const, id: 4990, hour: hourOf(new Date(at(0))) }];
+    const plan = planCycle(positions(1000, 5000), heads(2000, 10000), due, 2);
+    const names = plan.requests.flat();
+    expect(names).toHaveLength(200);
+    expect(names[0]).toBe(fullname('t1', 4990));
+    expect(plan.retries.has(fullname('t1', 4990))).toBe(true);
+    const posts = names.filter((n) => n.startsWith('t3_')).length;
+    expect(posts).toBe(Math.floor((199 * 1000) / 6000));
+  });
+
+  it('asks nothing when caught up and nothing is due', () => {
+    expect(planCycle(positions(1000, 5000), heads(1000, 5000), [], 5).requests).toEqual([]);
+  });
+});
+
+describe('settling an answer', () => {
+  it('moves the position to the last id asked, waits for the missing ones once, and counts each hour', () => {
+    const now = new Date(at(20));
+    const plan = planCycle(positions(10, 20), heads(13, 22), [], 1);
+    const returned = new Map([[fullname('t3', 11), at(5)], [fullname('t3', 13), at(7)], [fullname('t1', 21), at(9)]]);
+    const out = settle({ plan, asked: plan.requests, returned, positions: positions(10, 20), jumps: [], now });
+    expect(out.positions.get('t3')).toEqual({ readTo: 13, readToAt: at(7) });
+    expect(out.positions.get('t1')).toEqual({ readTo: 22, readToAt: at(9) });
+    expect(out.pending.map((p) => fullname(p.kind, p.id))).toEqual([fullname('t3', 12), fullname('t1', 22)]);
+    expect(out.pending[0]!.dueAt).toBe(new Date(now.getTime() + RETRY_DELAY_MS).toISOString());
+    expect(out.coverage).toEqual([
+      { hour: hourOf(now), kind: 't3', first: 11, last: 13, asked: 3, returned: 2, unavailable: 0, skipped: 0 },
+      { hour: hourOf(now), kind: 't1', first: 21, last: 22, asked: 2, returned: 1, unavailable: 0, skipped: 0 },
+    ]);
+  });
+
+  it('counts a second asking in the hour of the first: returned, or unavailable', () => {
+    const first = '2026-11-23T11:00:00.000Z';
+    const due = [{ kind: 't3' as const, id: 5, hour: first }, { kind: 't3' as const, id: 6, hour: first }];
+    const plan = planCycle(positions(10, 20), heads(10, 20), due, 1);
+    const out = settle({ plan, asked: plan.requests, returned: new Map([[fullname('t3', 5), at(1)]]), positions: positions(10, 20), jumps: [], now: new Date(at(30)) });
+    expect(out.resolved).toHaveLength(2);
+    expect(out.pending).toEqual([]);
+    expect(out.coverage).toEqual([{ hour: first, kind: 't3', first: 0, last: 0, asked: 0, returned: 1, unavailable: 1, skipped: 0 }]);
+    expect(out.positions.get('t3')!.readTo).toBe(10);
+  });
+
+  it('leaves what was not asked (the budget ran out) for the next cycle', () => {
+    const plan = planCycle(positions(0, 0), heads(150, 0), [], 2);
+    const out = settle({ plan, asked: plan.requests.slice(0, 1), returned: new Map(), positions: positions(0, 0), jumps: [], now: new Date(at(0)) });
+    expect(out.positions.get('t3')!.readTo).toBe(100);
+  });
+});
+
+describe('falling behind', () => {
+  it('skips ahead past the lag bound to half the bound behind, by the rate ids were made at, and records exactly what it skipped', () => {
+    // 100 ids a second for 1,000 s, bound 600 s: keep the newest 30,000, skip the rest.
+    const out = jumpOf('t1', { readTo: 0, readToAt: at(0) }, { id: 100_000, at: new Date(Date.parse(at(0)) + 1_000_000).toISOString() }, 600);
+    expect(out!.jump).toEqual({ kind: 't1', from: 1, to: 70_000 });
+    expect(out!.position.readTo).toBe(70_000);
+    const plan = planCycle(new Map([['t1', out!.position]]), new Map([['t1', { id: 100_000, at: at(0) }]]), [], 1);
+    const settled = settle({ plan, asked: plan.requests, returned: new Map(), positions: new Map([['t1', out!.position]]), jumps: [out!.jump], now: new Date(at(0)) });
+    expect(settled.coverage[0]).toMatchObject({ kind: 't1', first: 1, last: 70_100, skipped: 70_000, asked: 100 });
+  });
+
+  it('does not skip within the bound', () => {
+    expect(jumpOf('t3', { readTo: 0, readToAt: at(0) }, { id: 50, at: at(59) }, 60)).toBeNull();
+  });
+});
+
+describe('the heads', () => {
+  it('are the highest id of the kind listed, whatever the listing’s order', () => {
+    const items = [{ id: 't3_zz', created_at: at(3) }, { id: 't3_100', created_at: at(4) }, { id: 't1_zzzz', created_at: at(5) }];
+    expect(headOf(items, 't3')).toEqual({ id: Number.parseInt('100', 36), at: at(4) });
+    expect(headOf([], 't1')).toBeNull();
+  });
+});

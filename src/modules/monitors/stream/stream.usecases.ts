@@ -1,0 +1,224 @@
+/**
+ * The site-wide stream (issue 45; docs/api/monitors-stream.md): one reader of every new post and
+ * comment on Reddit for the whole server, however many instances run (a lease lets one read at a
+ * time). Each cycle it finds the newest id of each kind (the heads of `/r/all/new` and
+ * `/r/all/comments`), walks the ids since its position 100 at a time through `/api/info`, and hands
+ * every item to the poller's matcher, storage and charging (poller.cycle.ts collectMatches,
+ * poller.delivery.ts): a match is stored and charged once, whoever reads it first. Ids an answer left
+ * out are asked once more after a delay, then counted unavailable. Its requests are the budget's
+ * STREAM_CONSUMER, held to REDDIT_STREAM_SHARE. Only once the matches are stored do its position,
+ * pending ids and coverage move, in one transaction fenced by the lease: a reader killed at any moment
+ * reads the same ids again, and the unique (monitor, thing) row keeps anything from counting twice.
+ */
+import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import pLimit from 'p-limit';
+import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
+import { leaseFor } from '../../../shared/jobs/leases.ts';
+import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
+import { STREAM_CONSUMER } from '../../../integrations/reddit/reddit.budget.ts';
+import { RedditBudgetExhaustedError } from '../../../integrations/reddit/reddit.errors.ts';
+import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
+import type { MatchIndex } from '../../../shared/matching/keywords.ts';
+import { collectMatches, indexOfMonitors } from '../poller/poller.cycle.ts';
+import type { MatchDelivery } from '../poller/poller.delivery.ts';
+import { PollerLeaseLost } from '../poller/poller.repository.ts';
+import { isCaughtUp } from '../poller/resume.ts';
+import { readErrorOf } from '../monitors.reddit-app.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
+import { createStreamRepository } from './stream.repository.ts';
+import { headOf, jumpOf, KINDS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position } from './stream.cycle.ts';
+import type { StreamKind } from './stream.tables.ts';
+
+export interface StreamReport {
+  cycle: number;
+  /** Reddit requests made: the two heads and the /api/info batches. */
+  requests: number;
+  asked: number;
+  returned: number;
+  unavailable: number;
+  skipped: number;
+  stored: number;
+  errors: number;
+}
+
+/** Requests one cycle may make: the stream's calls a minute over the cycles of a minute, at least the two heads and one batch. */
+export const streamRequestsPerCycle = (perMinute: number) => Math.max(3, Math.floor((perMinute * STREAM_INTERVAL_SECONDS) / 60));
+
+export function createMonitorStream(deps: {
+  db: Database;
+  reddit: Pick<RedditClient, 'listing' | 'info'>;
+  delivery: MatchDelivery;
+  clock: () => Date;
+  /** The stream's own calls a minute (its share of REDDIT_REQUESTS_PER_MINUTE). */
+  perMinute: number;
+  maxLagSeconds: number;
+  /** Who holds the lease: unique per process. */
+  holder: string;
+  log: Pick<Logger, 'warn'>;
+}) {
+  const { db, clock, holder, delivery, reddit } = deps;
+  const repo = createStreamRepository(db);
+  const intervalMs = STREAM_INTERVAL_SECONDS * 1000;
+  const leaseMs = leaseFor(2 * intervalMs);
+  const requestsPerCycle = streamRequestsPerCycle(deps.perMinute);
+
+  let cached: { key: string; index: MatchIndex } | null = null;
+  function indexOf(monitors: MonitorRow[]): MatchIndex {
+    const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
+    if (cached?.key !== key) cached = { key, index: indexOfMonitors(monitors) };
+    return cached.index;
+  }
+
+  async function heads(report: StreamReport): Promise<Map<StreamKind, Head>> {
+    const found = new Map<StreamKind, Head>();
+    for (const kind of KINDS) {
+      const answer = await reddit.listing({ subreddits: ['all'], source: kind === 't3' ? 'posts' : 'comments', after: null, consumer: STREAM_CONSUMER });
+      report.requests++;
+      const head = answer.ok ? headOf(answer.items, kind) : null;
+      if (head) found.set(kind, head);
+    }
+    return found;
+  }
+
+  /** The posts and comments read, through the poller's matcher, stored and charged as the poller does. */
+  async function deliver(items: RedditItem[], fence: (trx: Kysely<Tables>) => Promise<boolean>, report: StreamReport) {
+    const monitors = await repo.activeMonitors();
+    if (monitors.length === 0 || items.length === 0) return;
+    const reads = [
+      { source: 'posts' as const, items: items.filter((item) => item.type === 'post') },
+      { source: 'comments' as const, items: items.filter((item) => item.type === 'comment') },
+    ];
+    const byId = new Map(monitors.map((m) => [m.id, m]));
+    const storing = pLimit(1);
+    const judgeUntil = performance.now() + intervalMs;
+    await Promise.all(
+      [...collectMatches(reads, monitors.filter(isCaughtUp), indexOf(monitors))].map(async ([monitorId, found]) => {
+        const monitor = byId.get(monitorId)!;
+        const judged = await delivery.judge(monitor, found, judgeUntil);
+        const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
+        report.stored += stored;
+        if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
+      }),
+    );
+  }
+
+  async function work(cycle: number, report: StreamReport) {
+    const now = clock();
+    const at = now.toISOString();
+    const fence = (trx: Kysely<Tables>) => createStreamRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
+    const found = await heads(report);
+    const positions = await repo.positions();
+    const jumps: Jump[] = [];
+    for (const [kind, head] of found) {
+      const position = positions.get(kind);
+      // Never read before: the stream starts at the head; what was created before it started is not its.
+      if (!position) positions.set(kind, { readTo: head.id, readToAt: head.at });
+      else {
+        const skip = jumpOf(kind, position, head, deps.maxLagSeconds);
+        if (skip) {
+          jumps.push(skip.jump);
+          positions.set(kind, skip.position);
+        }
+      }
+    }
+    const due = await repo.due(at, (requestsPerCycle - report.requests) * 100);
+    const plan = planCycle(positions, found, due, requestsPerCycle - report.requests);
+    const asked: string[][] = [];
+    const returned = new Map<string, string>();
+    const items: RedditItem[] = [];
+    for (const request of plan.requests) {
+      try {
+        const answer = await reddit.info(request, STREAM_CONSUMER);
+        report.requests++;
+        asked.push(request);
+        const wanted = new Set(request);
+        for (const item of answer.items) {
+          // Only what was asked, once: an answer cannot add ids to the walk.
+          if (!wanted.has(item.id) || returned.has(item.id)) continue;
+          returned.set(item.id, item.created_at);
+          items.push(item);
+        }
+      } catch (error) {
+        // The share of this minute is spent, or Reddit fails: what was asked is settled, the rest waits.
+        if (!(error instanceof RedditBudgetExhaustedError) && readErrorOf(error) === null) throw error;
+        if (!(error instanceof RedditBudgetExhaustedError)) report.errors++;
+        break;
+      }
+    }
+    const settled = settle({ plan, asked, returned, positions: positions as Map<StreamKind, Position>, jumps, now });
+    await deliver(items, fence, report);
+    const committed = await transaction(db, async (trx) => {
+      const fenced = createStreamRepository(trx);
+      if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
+      await fenced.savePositions(settled.positions, at);
+      await fenced.resolvePending(settled.resolved);
+      await fenced.addPending(settled.pending);
+      await fenced.addCoverage(settled.coverage);
+      await fenced.addGaps(jumps, at);
+      return true;
+    });
+    if (!committed) throw new PollerLeaseLost();
+    for (const row of settled.coverage) {
+      report.asked += row.asked;
+      report.returned += row.returned;
+      report.unavailable += row.unavailable;
+      report.skipped += row.skipped;
+    }
+    if (jumps.length > 0) deps.log.warn({ gaps: jumps.map((j) => ({ kind: j.kind, from: j.from.toString(36), to: j.to.toString(36) })) }, 'the stream fell too far behind and skipped ahead; the ids skipped are recorded as gaps');
+    await delivery.flush();
+  }
+
+  /** One cycle, if this instance holds (or can take) the lease; null when another instance reads. */
+  async function cycleOnce(): Promise<StreamReport | null> {
+    const cycle = await repo.acquire(holder, clock().getTime(), leaseMs);
+    if (cycle === null) return null;
+    const report: StreamReport = { cycle, requests: 0, asked: 0, returned: 0, unavailable: 0, skipped: 0, stored: 0, errors: 0 };
+    const keepAlive = setInterval(() => void repo.renew(holder, cycle, clock().getTime(), leaseMs).catch(() => undefined), leaseMs / 3);
+    keepAlive.unref();
+    try {
+      await work(cycle, report);
+    } catch (error) {
+      if (!(error instanceof PollerLeaseLost)) throw error;
+    } finally {
+      clearInterval(keepAlive);
+    }
+    return report;
+  }
+
+  let last: Promise<unknown> = Promise.resolve();
+  /** Cycles of one process run one after another (the worker's timer and a test's call share one holder). */
+  function runCycle(): Promise<StreamReport | null> {
+    const next = last.catch(() => undefined).then(cycleOnce);
+    last = next;
+    return next;
+  }
+
+  /** Cycles every STREAM_INTERVAL_SECONDS (back to back while behind) until the returned stop is called. */
+  function start(): () => void {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const loop = async () => {
+      const started = Date.now();
+      const report = await runCycle().catch((error: unknown) => {
+        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'a stream cycle failed; the next one retries');
+        return null;
+      });
+      const wait = Math.max(0, intervalMs - (Date.now() - started));
+      if (!stopped) timer = setTimeout(loop, report && report.requests >= requestsPerCycle ? 0 : wait);
+    };
+    timer = setTimeout(loop, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      void repo.release(holder).catch(() => undefined);
+    };
+  }
+
+  /** Lets another instance take over at once (a test's "restart", or a clean shutdown). */
+  const release = () => repo.release(holder);
+
+  return { runCycle, start, release };
+}
+
+export type MonitorStream = ReturnType<typeof createMonitorStream>;
