@@ -48,6 +48,7 @@ class EveryOperation(unittest.TestCase):
         self.assertEqual(client.get_match(match_id)["id"], match_id)
         self.assertEqual(client.update_match(match_id, {"status": "dismissed"})["status"], "dismissed")
         self.assertIsInstance(client.list_inbox(limit=5)["data"], list)
+        self.assertFalse(client.get_stream_coverage(hours=1)["enabled"])
 
         destination = client.create_destination({"kind": "discord", "name": "SDK alerts", "url": env("CHAT_URL")})
         self.assertIn(destination["id"], [d["id"] for d in client.list_destinations()["data"]])

@@ -119,6 +119,9 @@ export class Subpilot {
   listMonitorMatches = (id: string, query?: Query<'listMonitorMatches'>, o?: CallOptions) =>
     this.#call('listMonitorMatches', { path: { id }, query, ...o });
 
+  /** What the site-wide stream read of all of Reddit, per hour and kind: the same for every account. */
+  getStreamCoverage = (query?: Query<'getStreamCoverage'>, o?: CallOptions) => this.#call('getStreamCoverage', { query, ...o });
+
   // The inbox
   listInbox = (query?: Query<'listInbox'>, o?: CallOptions) => this.#call('listInbox', { query, ...o });
   getMatch = (id: string, o?: CallOptions) => this.#call('getMatch', { path: { id }, ...o });

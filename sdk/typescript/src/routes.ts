@@ -46,6 +46,7 @@ export const ROUTES = {
   listMonitorRoutes: ['GET', '/api/v1/monitors/{id}/destinations'],
   routeMonitor: ['PUT', '/api/v1/monitors/{id}/destinations/{destination_id}'],
   unrouteMonitor: ['DELETE', '/api/v1/monitors/{id}/destinations/{destination_id}'],
+  getStreamCoverage: ['GET', '/api/v1/stream/coverage'],
 } as const satisfies Record<OperationId, readonly [Method, string]>;
 
 /**

@@ -92,6 +92,8 @@ describe.each(engines)('the TypeScript SDK against a running server on %s', (eng
     seen();
     expect((await client.listInbox()).data.map((m) => m.id)).toEqual([matchId]);
     seen();
+    expect(await client.getStreamCoverage({ hours: 1 })).toMatchObject({ enabled: false, hours: [], gaps: [] });
+    seen();
     expect((await client.getMatch(matchId!)).status).toBe('new');
     seen();
     expect((await client.updateMatch(matchId!, { status: 'dismissed' })).status).toBe('dismissed');

@@ -14,6 +14,7 @@ from ..models import (
     Monitor,
     MonitorList,
     MonitorUpdate,
+    StreamCoverage,
 )
 
 
@@ -130,3 +131,7 @@ class MonitorsApi(BaseClient):
     def update_match(self, id: str, body: MatchPatch) -> InboxItem:
         """Dismiss a match, or put it back in the inbox (free): PATCH /api/v1/matches/{id}."""
         return self._call("PATCH", f"/api/v1/matches/{self._segment(id)}", body=body)
+
+    def get_stream_coverage(self, *, hours: Optional[int] = None) -> StreamCoverage:
+        """What the site-wide stream read of all of Reddit, per hour (free): GET /api/v1/stream/coverage."""
+        return self._call("GET", "/api/v1/stream/coverage", query={"hours": hours})

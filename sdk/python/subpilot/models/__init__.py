@@ -51,6 +51,9 @@ from .monitors import MonitorHealthSubreddit
 from .monitors import MonitorHealthSubredditLastError
 from .monitors import MonitorList
 from .monitors import MonitorUpdate
+from .monitors import StreamCoverage
+from .monitors import StreamCoverageHour
+from .monitors import StreamGap
 from .problem import Problem
 from .problem import ProblemCode
 from .problem import ProblemError
@@ -200,6 +203,9 @@ __all__ = [
     "ScrapeSummaryCredits",
     "ScrapeSummaryUnavailableItem",
     "ScrapeUnavailableItem",
+    "StreamCoverage",
+    "StreamCoverageHour",
+    "StreamGap",
     "UsageEntry",
     "UsageEntryKey",
     "UsageEntryPayment",

@@ -196,6 +196,31 @@ class MatchPatch(TypedDict):
     status: Literal["new", "dismissed"]
 
 
+class StreamCoverageHour(TypedDict):
+    hour: str
+    source: Literal["posts", "comments"]
+    first_id: str
+    last_id: str
+    asked: int
+    returned: int
+    unavailable: int
+    pending: int
+    skipped: int
+
+
+class StreamGap(TypedDict):
+    source: Literal["posts", "comments"]
+    from_id: str
+    to_id: str
+    recorded_at: str
+
+
+class StreamCoverage(TypedDict):
+    enabled: bool
+    hours: List[StreamCoverageHour]
+    gaps: List[StreamGap]
+
+
 class _CreateMonitorBodyRequired(TypedDict):
     name: str
     subreddits: List[str]
