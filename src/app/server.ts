@@ -168,6 +168,7 @@ export async function buildServer(
     idempotency: services.idempotency,
     scrapePairPrice: services.config.prices.scrapePair,
     monitors: services.monitors,
+    streamCoverage: services.streamCoverage,
     inbox: services.inbox,
     webhooks: services.webhooks,
     generate: services.generate,

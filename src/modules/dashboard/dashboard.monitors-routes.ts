@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { MonitorsUsecases } from '../monitors/monitors.usecases.ts';
+import type { StreamCoverageUsecases } from '../monitors/stream/stream.coverage.usecases.ts';
 import type { AlertsUsecases } from '../destinations/alerts/alerts.usecases.ts';
 import type { DestinationsUsecases } from '../destinations/destinations.usecases.ts';
 import { isAppError, type AppError } from '../../shared/errors.ts';
@@ -39,19 +40,22 @@ const routeParams = Type.Object({ id: Type.String({ maxLength: 64 }), destinatio
  * matches (newest first, paged), settings and alerts (the destinations its matches go to); pause, resume
  * and delete. Behind requireSession.
  */
-export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUsecases; destinations: DestinationsUsecases; alerts: AlertsUsecases }> = async (
-  app,
-  { monitors, destinations, alerts },
-) => {
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{
+  monitors: MonitorsUsecases;
+  destinations: DestinationsUsecases;
+  alerts: AlertsUsecases;
+  streamCoverage: StreamCoverageUsecases;
+}> = async (app, { monitors, destinations, alerts, streamCoverage }) => {
   const renderList = async (request: FastifyRequest, cursor: string | undefined, extras: Pick<MonitorsPage, 'notice' | 'error' | 'fieldErrors' | 'form'>) => {
     const { accountId } = sessionOf(request);
-    const [list, reddit, usage] = await Promise.all([
+    const [list, reddit, usage, stream] = await Promise.all([
       monitors.list(accountId, { limit: PAGE_SIZE, cursor }),
       monitors.redditApp(),
       monitors.usage(accountId),
+      streamCoverage.coverage(24),
     ]);
     const activity = await monitors.activity(accountId, list.data.map((m) => m.id));
-    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, reddit, usage, activity, firstPage: !cursor, ...extras });
+    return monitorsPage({ viewer: viewerOf(request)!, monitors: list, reddit, usage, stream, activity, firstPage: !cursor, ...extras });
   };
   /** Another account's monitor is as unknown as a made-up id: the usecases answer 404 for both. */
   const renderMonitor = async (

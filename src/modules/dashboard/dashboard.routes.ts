@@ -34,6 +34,7 @@ import { passwordRoutes } from './dashboard.password-routes.ts';
 import { recipientRoutes } from './dashboard.recipient-routes.ts';
 import { inboxRoutes } from './dashboard.inbox-routes.ts';
 import { keysRoutes } from './dashboard.keys-routes.ts';
+import type { StreamCoverageUsecases } from '../monitors/stream/stream.coverage.usecases.ts';
 import { monitorsRoutes } from './dashboard.monitors-routes.ts';
 import { sendPage } from './dashboard.reply.ts';
 import { checkSessionCsrf, loadSession, requireSession, viewerOf } from './dashboard.session.ts';
@@ -71,6 +72,8 @@ export interface DashboardOptions {
   destinations: DestinationsUsecases;
   /** Which destinations get a monitor's matches, and how often: the Alerts section of a monitor's page. */
   alerts: AlertsUsecases;
+  /** What the site-wide stream covered: the Monitors page's chart of all of Reddit. */
+  streamCoverage: StreamCoverageUsecases;
   /** What "now" is for the pages that show it (a key's expiry and state): the services' clock, pinned in tests. */
   clock: () => Date;
   /** Reddit or the demo source (REDDIT_SOURCE): on the demo every page says its data is not Reddit's. */
@@ -138,7 +141,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       checkoutOrigins: checkoutOrigins(options.stripeApiUrl),
     });
     await member.register(activityRoutes, { scrape: options.scrape, idempotency: options.idempotency, pairPrice: options.scrapePairPrice });
-    await member.register(monitorsRoutes, { monitors: options.monitors, destinations: options.destinations, alerts: options.alerts });
+    await member.register(monitorsRoutes, { monitors: options.monitors, destinations: options.destinations, alerts: options.alerts, streamCoverage: options.streamCoverage });
     await member.register(inboxRoutes, { inbox: options.inbox, monitors: options.monitors, generate: options.generate, accountSettings: options.accountSettings });
     await member.register(publishingRoutes, { generate: options.generate, publish: options.publish, inbox: options.inbox });
     await member.register(webhooksRoutes, { webhooks: options.webhooks, accountSettings: options.accountSettings });

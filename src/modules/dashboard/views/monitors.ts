@@ -6,6 +6,8 @@ import { cursorPager, errorBox, noticeBox, page, type Viewer } from './layout.ts
 import { ago, healthSummary } from './monitor-health.ts';
 import { EMPTY_FORM, isolatedList, monitorFormFields, sourcesText, statusOf, type FieldErrors, type MonitorForm } from './monitor-parts.ts';
 import { redditBanner } from './reddit-banner.ts';
+import { streamCoverageSection } from './stream-chart.ts';
+import type { StreamCoverage } from '../../monitors/stream/stream.coverage.usecases.ts';
 
 export interface MonitorsPage {
   viewer: Viewer;
@@ -20,6 +22,8 @@ export interface MonitorsPage {
   firstPage: boolean;
   /** How Reddit treats the app: a banner says so while it is not ok. */
   reddit: RedditAppView;
+  /** What the site-wide stream covered in the last 24 hours (stream-chart.ts); the section is left out when it never ran. */
+  stream: StreamCoverage;
   notice?: string;
   /** A refused create, shown above the form, which `form` refills, with each field's own problems beside it. */
   error?: string;
@@ -91,6 +95,7 @@ export function monitorsPage(view: MonitorsPage): Html {
   ${monitorsTable(view.monitors.data, view.activity)}
   ${cursorPager('/dashboard/monitors', view.firstPage, view.monitors.next_cursor, 'More monitors →')}
 </section>
+${streamCoverageSection(view.stream, new Date(view.activity.now))}
 <section class="card" aria-labelledby="create-monitor">
   <h2 id="create-monitor">Create a monitor</h2>
   <p class="muted">It matches what appears from now on; earlier posts and comments are what a scrape is for.</p>

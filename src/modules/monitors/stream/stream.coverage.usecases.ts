@@ -38,3 +38,4 @@ export function createStreamCoverage(deps: { db: Database; clock: () => Date; en
 }
 
 export type StreamCoverageUsecases = ReturnType<typeof createStreamCoverage>;
+export type StreamCoverage = Awaited<ReturnType<StreamCoverageUsecases['coverage']>>;
