@@ -39,7 +39,7 @@ function workflowOf(nodeType: INodeType, parameters: IDataObject) {
 }
 
 /** An expression of the description (`=…`) evaluated by n8n-workflow; anything else as it is. */
-function evaluate(workflow: Workflow, node: INode, value: unknown, keys: IDataObject): unknown {
+function evaluate(workflow: Workflow, node: INode, value: unknown, keys: Record<string, unknown>): unknown {
 	if (typeof value !== 'string' || !value.startsWith('=')) return value;
 	return workflow.expression.getSimpleParameterValue(node, value, 'manual', keys as never);
 }
