@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,14 +26,16 @@ export interface Compiled {
 }
 
 /**
- * The package compiled as its `npm run build` does (its own tsconfig: strict, CommonJS), into a
- * temporary directory that sees this repository's node_modules, then loaded with require: the
- * files n8n loads, in the module format it loads them in.
+ * The package compiled as its `npm run build` does (its own tsconfig: strict, CommonJS), then loaded
+ * with require: the files n8n loads, in the module format it loads them in. Its sources and tsconfig
+ * are copied into a temporary directory that sees only this repository's node_modules, as the lint
+ * test may be installing the package's own node_modules at the same moment.
  */
 export async function compiledPackage(): Promise<Compiled> {
 	const dir = mkdtempSync(join(tmpdir(), 'subpilot-n8n-'));
 	symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
-	const tsc = await problems(run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', packageDir, '--outDir', join(dir, 'dist')]));
+	for (const part of ['credentials', 'nodes', 'tsconfig.json']) cpSync(join(packageDir, part), join(dir, part), { recursive: true });
+	const tsc = await problems(run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', dir]));
 	const load = createRequire(join(dir, 'dist', 'index.js'));
 	const built = (path: string) => (tsc === '' ? load(path) : {}) as Record<string, never>;
 	return {
