@@ -25,6 +25,8 @@ export const SLOW_TIER = [
   'test/docs/quickstart-demo.test.ts',
   'test/docs/typescript-examples.test.ts',
   'sdk/typescript/test/compile.test.ts',
+  'test/n8n/n8n-lint.test.ts',
+  'test/n8n/n8n-node.test.ts',
   'test/scale/account-limits.test.ts',
   'test/api/openapi-lint.test.ts',
   'test/docs/webhook-receivers.test.ts',
