@@ -73,15 +73,15 @@ describe('the guides at /docs/guides', () => {
     for (const [path, page] of pages) {
       for (const href of hrefsOf(page)) {
         const local = new URL(href, `http://host${path}`);
-        const ownMarkdown = local.host === 'host' && /^\/docs\/guides\/[a-z-]+\.md$/.test(local.pathname);
+        const ownMarkdown = local.host === 'host' && /^\/docs\/guides\/[a-z0-9-]+\.md$/.test(local.pathname);
         if (!ownMarkdown && REPOSITORY_PATH.test(href)) found.push(`${path}: ${href}`);
       }
     }
     for (const guide of GUIDES) {
       const markdown = await (await app.api('GET', `/docs/guides/${guide.name}.md`)).text();
       const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-      const own = (link: string) => /^(?:https?:|#|\/docs\/guides\/[a-z-]+\.md(?:#|$))/.test(link);
-      found.push(...links.filter((link) => !own(link) || REPOSITORY_PATH.test(link.replace(/^\/docs\/guides\/[a-z-]+\.md/, ''))).map((link) => `${guide.name}.md: ${link}`));
+      const own = (link: string) => /^(?:https?:|#|\/docs\/guides\/[a-z0-9-]+\.md(?:#|$))/.test(link);
+      found.push(...links.filter((link) => !own(link) || REPOSITORY_PATH.test(link.replace(/^\/docs\/guides\/[a-z0-9-]+\.md/, ''))).map((link) => `${guide.name}.md: ${link}`));
     }
     expect(found).toEqual([]);
   });

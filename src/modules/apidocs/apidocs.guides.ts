@@ -42,10 +42,11 @@ export const GUIDE_GROUPS: GuideGroup[] = [
     ],
   },
   {
-    heading: 'SDKs',
+    heading: 'SDKs and tools',
     guides: [
       guide('sdk-typescript', 'sdk/typescript/README.md', 'TypeScript SDK', 'A method per operation, retries that never pay twice, paging iterators, webhook verification.'),
       guide('sdk-python', 'sdk/python/README.md', 'Python SDK', 'The same for Python 3.9 and newer, standard library only.'),
+      guide('n8n', 'integrations/n8n/README.md', 'n8n node', 'Actions, a trigger on signed deliveries, and tools for n8n\'s AI agent.'),
     ],
   },
   {
