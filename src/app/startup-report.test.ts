@@ -25,6 +25,15 @@ describe('the start-up report', () => {
     ]);
   });
 
+  it('with a share of the budget for the stream it says the stream reads all of Reddit, at how many requests a minute', () => {
+    expect(startupReport(loadConfig({ ...everything, REDDIT_STREAM_SHARE: '0.7', REDDIT_REQUESTS_PER_MINUTE: '100' }), listening)[2]).toEqual({
+      level: 'info',
+      msg:
+        'All of Reddit: the site-wide stream reads every new post and comment with 70 of the 100 Reddit requests a minute (REDDIT_STREAM_SHARE=0.7); ' +
+        'past 600 s behind it skips ahead and records the ids it skipped (docs/api/monitors-stream.md).',
+    });
+  });
+
   it('with Stripe it names the packs on sale and the address Stripe must send its events to', () => {
     const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', CREDIT_PACKS: '500:5.00,2000:18.00', CURRENCY: 'eur' };
     expect(startupReport(loadConfig({ ...everything, ...stripe }), listening)[1]).toEqual({

@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config/config.ts';
 import { localOrigin } from '../shared/config/reddit.ts';
+import { streamPerMinute } from '../shared/config/stream.ts';
 
 export interface StartupLine {
   level: 'info' | 'warn';
@@ -40,6 +41,17 @@ function demoLine({ demo, llm }: Config): StartupLine {
   };
 }
 
+/** With an approved app and a share set: that the stream reads all of Reddit, at how many of the minute's requests. */
+function streamLine({ stream, redditRequestsPerMinute }: Config): StartupLine {
+  return {
+    level: 'info',
+    msg:
+      `All of Reddit: the site-wide stream reads every new post and comment with ${streamPerMinute(stream, redditRequestsPerMinute)} of the ` +
+      `${redditRequestsPerMinute} Reddit requests a minute (REDDIT_STREAM_SHARE=${stream.share}); past ${stream.maxLagSeconds} s behind it skips ahead ` +
+      'and records the ids it skipped (docs/api/monitors-stream.md).',
+  };
+}
+
 /**
  * What `serve` says once it listens: where the dashboard is and whether credits are on sale, then one line per capability that is off,
  * naming what to set, so that an operator learns it at start-up rather than from a user's 503.
@@ -49,6 +61,7 @@ export function startupReport(config: Config, listening: { host: string; port: n
   const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }, sellingLine(config, origin)];
   const off = (msg: string) => lines.push({ level: 'warn', msg });
   if (config.redditSource === 'demo') lines.push(demoLine(config));
+  else if (config.reddit && config.stream.share > 0) lines.push(streamLine(config));
   else if (!config.reddit) {
     off(
       'Scrape is off (POST /api/v1/scrape answers 503): set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET ' +
