@@ -18,7 +18,7 @@ export const monitorsErrors = {
       status: 503,
       message:
         'A monitor over all of Reddit is read only by the site-wide stream, which is off on this server; nothing was changed. ' +
-        'The operator must set REDDIT_STREAM_SHARE above 0 (docs/api/monitors-stream.md), or name the subreddits to watch.',
+        'The operator must set REDDIT_STREAM_SHARE above 0 (/docs/guides/monitors-stream#setting-the-share-operators), or name the subreddits to watch.',
     }),
   /** The preview's daily estimate is above the server's limit: the caller confirms, or narrows the rule. */
   volumeTooHigh: (preview: MonitorPreview) =>

@@ -75,7 +75,7 @@ function statusOf(subreddits: { state: string; stale: boolean }[]): 'ok' | 'stal
 /** What an all-of-Reddit monitor's health says while the stream is off: it is read by nothing. */
 export const STREAM_OFF_DETAIL =
   'not read: the stream is off. This monitor watches all of Reddit, which only the site-wide stream reads; ' +
-  'the operator must set REDDIT_STREAM_SHARE above 0 (docs/api/monitors-stream.md), or change the monitor to name subreddits.';
+  'the operator must set REDDIT_STREAM_SHARE above 0 (/docs/guides/monitors-stream#setting-the-share-operators), or change the monitor to name subreddits.';
 
 export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const sources = JSON.parse(row.sources) as MonitorSource[];
