@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts';
 import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
-import { createMonitorsOverview } from '../modules/monitors/monitors.usecases.ts';
+import { createMonitorsOverview } from '../modules/monitors/monitors.overview.usecases.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { ConfigError, type Config, type DatabaseTarget } from '../shared/config/config.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';

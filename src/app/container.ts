@@ -41,7 +41,7 @@ import type { JobQueue } from '../shared/jobs/jobs.queue.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { realSleep } from '../shared/sleep.ts';
 import { createCoreUsecases } from './cli-services.ts';
-import { openMonitorStream } from './monitor-stream.ts';
+import { openMonitorStream, streamFacts } from './monitor-stream.ts';
 import { createStreamCoverage } from '../modules/monitors/stream/stream.coverage.usecases.ts';
 import { streamPerMinute } from '../shared/config/stream.ts';
 import { openRedditSource, type RedditSource } from './reddit-source.ts';
@@ -230,6 +230,7 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
       intervalSeconds: config.monitors.intervalSeconds,
       llmConfigured: judge !== null,
       limits: config.monitors,
+      ...streamFacts(config, monitorStream, clock),
     }),
     /** Delivered matches with their drafts and publications: draft, dismiss, reopen (publishing goes through `publish`). */
     inbox: createInboxUsecases({ db, clock, generate }),

@@ -21,6 +21,7 @@ export async function registerMcp(app: FastifyInstance, services: Services) {
     rateLimit: services.rateLimit,
     billing: services.billing,
     prices: services.prices,
+    previewDailyLimit: services.config.stream.previewDailyLimit,
     scrapeWaitMs: services.config.jobs.syncWaitMs,
     version: MCP_SERVER_VERSION,
   });

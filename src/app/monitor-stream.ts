@@ -2,11 +2,17 @@
  * Builds the site-wide stream (src/modules/monitors/stream/) when REDDIT_STREAM_SHARE is above 0 and
  * Reddit's data comes from an app (the demo source has no firehose): null otherwise, and the worker
  * starts none. container.ts calls it with the poller's delivery, so a match is stored and charged by
- * the same code whichever reader found it.
+ * the same code whichever reader found it. `streamFacts` is what the monitors' usecases learn of it:
+ * whether it runs (a monitor over all of Reddit needs it) and a monitor's preview from its ring of
+ * recent items, which only the process that reads the stream fills.
  */
 import type { Logger } from 'pino';
 import type { RedditClient } from '../integrations/reddit/reddit.client.ts';
 import type { MatchDelivery } from '../modules/monitors/poller/poller.delivery.ts';
+import type { MonitorRow } from '../modules/monitors/monitors.tables.ts';
+import type { MonitorPreview } from '../modules/monitors/monitors.usecases.ts';
+import { createStreamRing } from '../modules/monitors/stream/stream.ring.ts';
+import { previewOf } from '../modules/monitors/stream/stream.preview.ts';
 import { createMonitorStream, type MonitorStream } from '../modules/monitors/stream/stream.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
 import { streamPerMinute } from '../shared/config/stream.ts';
@@ -18,5 +24,14 @@ export function openMonitorStream(
 ): MonitorStream | null {
   const perMinute = streamPerMinute(config.stream, config.redditRequestsPerMinute);
   if (perMinute === 0 || !deps.reddit || config.redditSource !== 'reddit') return null;
-  return createMonitorStream({ ...deps, reddit: deps.reddit, perMinute, maxLagSeconds: config.stream.maxLagSeconds });
+  const ring = createStreamRing({ clock: deps.clock });
+  return createMonitorStream({ ...deps, reddit: deps.reddit, perMinute, maxLagSeconds: config.stream.maxLagSeconds, ring });
+}
+
+/** Whether the stream runs, and each monitor's preview against its ring (null numbers, with the reason, without one). */
+export function streamFacts(config: Config, stream: MonitorStream | null, clock: () => Date) {
+  return {
+    streamOn: stream !== null,
+    preview: (row: MonitorRow): MonitorPreview => previewOf(stream ? stream.ring.window() : null, row, clock(), config.stream.previewDailyLimit),
+  };
 }

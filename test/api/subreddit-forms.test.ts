@@ -6,7 +6,7 @@ import { runCli } from '../support/cli.ts';
 import { csrfIn, DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { callTool, mcpClient, textOf } from '../support/mcp.ts';
-import { acceptedForms, refusedForms } from '../support/subreddit-forms.ts';
+import { ALL_OF_REDDIT_FORMS, acceptedForms, refusedForms } from '../support/subreddit-forms.ts';
 
 const PASSWORD = 'correct horse battery';
 const monitor = (subreddit: string) => ({ name: 'Forms', subreddits: [subreddit], keywords: ['types'] });
@@ -127,6 +127,61 @@ describe.each(engines)('a subreddit typed in any accepted form is stored as r/na
       const listed = await runCli(app.database, ['monitors', 'list', '--email', email, '--subreddit', 'r/rust', '--json']);
       expect(JSON.parse(listed.stdout)).toEqual([]);
     });
+  });
+});
+
+/** All of Reddit through the same rule, on a server that runs the site-wide stream (without it, such a monitor is refused). */
+describe.each(engines)('all of Reddit typed in any accepted form is stored as r/all by every entry point (%s)', (engine) => {
+  let app: TestApp;
+  let token: string;
+  let mcp: Client;
+  let browser: DashboardClient;
+  let accountId: string;
+  beforeAll(async () => {
+    app = await startTestApp(engine, { worker: false, env: { REDDIT_STREAM_SHARE: '0.5' } });
+    const mine = async () => {
+      const address = uniqueEmail('forms-all');
+      const id = (await app.services.accounts.createAccount(address, PASSWORD)).id;
+      return { email: address, accountId: id, token: (await app.services.keys.createKey(id, 'forms')).token };
+    };
+    ({ token } = await mine());
+    mcp = await mcpClient(app.url, (await mine()).token);
+    const owner = await mine();
+    accountId = owner.accountId;
+    browser = new DashboardClient(app.url);
+    await browser.logIn(owner.email, PASSWORD);
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await app.close();
+  });
+
+  it.each(ALL_OF_REDDIT_FORMS)('POST /api/v1/monitors stores $input as $stored, its excludes by the same rule', async ({ input, stored }) => {
+    const response = await app.api('POST', '/api/v1/monitors', { token, body: { ...monitor(input), exclude_subreddits: ['https://www.reddit.com/r/Gaming/'] } });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ subreddits: [stored], exclude_subreddits: ['r/Gaming'] });
+  });
+
+  it.each(ALL_OF_REDDIT_FORMS)('create_monitor stores $input as $stored and says all of Reddit', async ({ input, stored }) => {
+    const outcome = await callTool(mcp, 'create_monitor', { ...monitor(input), exclude_subreddits: ['gaming'] });
+    expect(outcome.isError, textOf(outcome)).toBeFalsy();
+    expect(outcome.structuredContent!.subreddits).toEqual([stored]);
+    expect(textOf(outcome)).toContain(' in all of Reddit except r/gaming');
+  });
+
+  it.each(ALL_OF_REDDIT_FORMS)('the monitor form stores $input as $stored with its excluded subreddits', async ({ input, stored }) => {
+    const csrf = csrfIn((await browser.get('/dashboard/monitors')).body);
+    const answer = await browser.post('/dashboard/monitors', { csrf, name: 'Forms', subreddits: input, exclude_subreddits: 'r/gaming, funny', keywords: 'types', sources: 'posts' });
+    expect(answer.status).toBe(303);
+    const id = /\/dashboard\/monitors\/(mon_[^?]+)\?/.exec(answer.location!)![1]!;
+    expect(await app.services.monitors.get(accountId, id)).toMatchObject({ subreddits: [stored], exclude_subreddits: ['r/gaming', 'r/funny'] });
+  });
+
+  it('the form refuses all beside names, beside the field', async () => {
+    const csrf = csrfIn((await browser.get('/dashboard/monitors')).body);
+    const answer = await browser.post('/dashboard/monitors', { csrf, name: 'Forms', subreddits: 'all, r/node', keywords: 'types', sources: 'posts' });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toContain('must then be the only subreddit');
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMonitorsUsecases } from '../../src/modules/monitors/monitors.usecases.ts';
+import { previewOf } from '../../src/modules/monitors/stream/stream.preview.ts';
 import { createSubredditsUsecases } from '../../src/modules/subreddits/subreddits.usecases.ts';
 import { migrate } from '../../src/shared/db/migrate.ts';
 import { runCli } from '../support/cli.ts';
@@ -31,6 +32,8 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
       llmConfigured: false,
       intervalSeconds: 60,
       limits: { maxPerAccount: 25, maxSubredditsPerAccount: 500 },
+      streamOn: false,
+      preview: (row) => previewOf(null, row, at, 2_000),
     });
 
   async function storeMatch(monitorId: string, accountId: string, foundAt: string, n: number) {

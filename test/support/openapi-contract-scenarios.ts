@@ -218,6 +218,9 @@ export const SCENARIOS: Scenario[] = [
   ok('getMonitor'),
   ...byId('getMonitor', '/api/v1/monitors', 'mon'),
   ok('updateMonitor'),
+  scenario('updateMonitor', 200, 'excluded subreddits, answered with the preview', {
+    call: (w) => ({ ...monitor(w.ids.monitor, 'PATCH'), body: { exclude_subreddits: ['r/gaming'] } }),
+  }),
   ...bodyRefusals('updateMonitor', 'PATCH', (w) => `/api/v1/monitors/${w.ids.monitor}`, { keywords: [] }),
   scenario('updateMonitor', 404, 'a monitor that does not exist', { call: () => ({ ...monitor(`mon_${NO_ID}`, 'PATCH'), body: { name: 'x' } }) }),
   scenario('deleteMonitor', 204, 'deleting a monitor', {
@@ -256,6 +259,9 @@ export const NOT_CONFIGURED: Scenario[] = [
   scenario('createPublication', 503, 'a server without Reddit connections', { run: onLimits(publishComment) }),
   scenario('createMonitor', 503, 'a webhook on a server without SECRET_KEY', {
     run: onLimits(() => post('/api/v1/monitors', { ...monitorBody, webhook_url: WEBHOOK })),
+  }),
+  scenario('createMonitor', 503, 'all of Reddit on a server without the site-wide stream', {
+    run: onLimits(() => post('/api/v1/monitors', { ...monitorBody, subreddits: ['all'] })),
   }),
   scenario('createCheckout', 409, 'a server that sells no credits', { run: onLimits(() => post('/api/v1/credits/checkout', checkoutBody)) }),
   scenario('listCreditPacks', 200, 'a server that sells no credits: no packs', { run: onLimits(() => get('/api/v1/credits/packs')) }),

@@ -38,3 +38,17 @@ export const SUBREDDIT_FORMS: SubredditForm[] = [
 
 export const acceptedForms = SUBREDDIT_FORMS.filter((form): form is Extract<SubredditForm, { stored: string }> => 'stored' in form);
 export const refusedForms = SUBREDDIT_FORMS.filter((form): form is Extract<SubredditForm, { shown: string }> => 'shown' in form);
+
+/**
+ * All of Reddit through the same rule: every form of r/all is stored as r/all (lower-case, whatever
+ * was typed), which a monitor watches through the site-wide stream alone (test/api/subreddit-forms.test.ts
+ * runs them on a server with the stream on; test/api/monitors-all.test.ts what they read).
+ */
+export const ALL_OF_REDDIT_FORMS: Extract<SubredditForm, { stored: string }>[] = [
+  { input: 'all', stored: 'r/all' },
+  { input: 'r/all', stored: 'r/all' },
+  { input: '/r/all', stored: 'r/all' },
+  { input: 'R/All', stored: 'r/all' },
+  { input: 'https://www.reddit.com/r/all/', stored: 'r/all' },
+  { input: 'https://old.reddit.com/r/all/new?sort=new', stored: 'r/all' },
+];

@@ -60,6 +60,7 @@ export const monitor = {
   paused_reason: null,
   paused_until: null,
   subreddits: ['r/SaaS', 'r/freelance'],
+  exclude_subreddits: [],
   keywords: ['crm for freelancers', 'client tracking'],
   exclude_keywords: ['hiring'],
   match: 'word',
@@ -77,7 +78,7 @@ export const monitor = {
     reddit: { state: 'ok', since: null },
     subreddits: [{ subreddit: 'r/SaaS', state: 'ok', stale: false, last_read_at: created, last_error: null }],
     gaps: [],
-    judge: { state: 'ok', since: null, error: null },
+    judge: { state: 'ok', since: null, error: null }, stream: null,
     destinations: [{ id: 'dst_0192f0c1a2b3aa11bb22cc33dd44', name: 'Leads', kind: 'discord', status: 'off', reason: 'Discord says the webhook was deleted (Unknown Webhook)' }],
   },
   created_at: created,
@@ -227,7 +228,6 @@ export const monitorRequest = {
   sources: ['posts', 'comments'],
   webhook_url: 'https://hooks.example.com/subpilot',
 };
-
 
 /** A Slack destination (the URL shown only by its last four characters). */
 export const destination = {

@@ -24,6 +24,9 @@ import { operationsOf } from './openapi.passes.ts';
 
 type Json = Record<string, any>;
 
+/** What a monitor's rule would have matched in the stream's last hour: in the answers of a create or a change. */
+const preview = { matched_last_hour: 3, items_in_window: 2140, window_started_at: '2026-11-30T11:02:00.000Z', estimated_per_day: 72, daily_limit: 2000, reason: null };
+
 /*
  * One example per request and success body, as the server writes them (the resources are in
  * openapi.examples-samples.ts); the contract test validates each against its schema, so an example
@@ -111,8 +114,10 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
         draft_replies: true,
         draft_instructions: monitor.draft_instructions,
       },
+      all_of_reddit: { name: 'Brand mentions', subreddits: ['all'], exclude_subreddits: ['r/gaming'], query: '"subpilot" -hiring', sources: ['posts', 'comments'] },
+      confirmed: { name: 'Every CRM mention', subreddits: ['all'], keywords: ['crm'], confirm_volume: true },
     },
-    responses: { 201: monitor },
+    responses: { 201: { ...monitor, preview } },
   },
   listMonitors: { responses: { 200: page([monitor]) } },
   getMonitor: { responses: { 200: monitor } },
@@ -122,7 +127,7 @@ const EXAMPLES: Record<string, { request?: Record<string, unknown>; responses: R
       keywords: { keywords: ['crm for freelancers', 'freelance crm'] },
       bar: { min_relevance: 80 },
     },
-    responses: { 200: { ...monitor, status: 'paused', paused_reason: 'user' } },
+    responses: { 200: { ...monitor, status: 'paused', paused_reason: 'user', preview } },
   },
   deleteMonitor: { responses: {} },
   createDestination: {

@@ -18,6 +18,7 @@ export const formBody = Type.Object({
   csrf: Type.Optional(Type.String()),
   name: Type.String({ maxLength: 200 }),
   subreddits: Type.String({ maxLength: 10_000 }),
+  exclude_subreddits: Type.Optional(Type.String({ maxLength: 10_000 })),
   keywords: Type.String({ maxLength: 10_000 }),
   exclude_keywords: Type.Optional(Type.String({ maxLength: 10_000 })),
   match: Type.Optional(Type.Union([Type.Literal('word'), Type.Literal('phrase')])),
@@ -31,6 +32,7 @@ export const formBody = Type.Object({
   min_relevance: Type.Optional(Type.String({ maxLength: 20 })),
   draft_replies: Type.Optional(Type.String({ maxLength: 10 })),
   draft_instructions: Type.Optional(Type.String({ maxLength: 10_000 })),
+  confirm_volume: Type.Optional(Type.String({ maxLength: 10 })),
 });
 export type FormBody = Static<typeof formBody>;
 
@@ -44,6 +46,7 @@ const wholeNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : Numbe
 export const formOfBody = (body: FormBody): MonitorForm => ({
   name: body.name,
   subreddits: body.subreddits,
+  excludeSubreddits: body.exclude_subreddits ?? '',
   keywords: body.keywords,
   excludeKeywords: body.exclude_keywords ?? '',
   match: body.match ?? 'word',
@@ -57,6 +60,7 @@ export const formOfBody = (body: FormBody): MonitorForm => ({
   minRelevance: body.min_relevance?.trim() ?? '',
   draftReplies: body.draft_replies !== undefined,
   draftInstructions: body.draft_instructions ?? '',
+  confirmVolume: body.confirm_volume !== undefined,
 });
 
 /**
@@ -69,6 +73,7 @@ export function inputOf(form: MonitorForm): Required<MonitorInput> {
   return {
     name: form.name.trim(),
     subreddits: form.subreddits.split(/[\s,]+/).filter(Boolean),
+    exclude_subreddits: form.excludeSubreddits.split(/[\s,]+/).filter(Boolean),
     keywords: lines(form.keywords),
     exclude_keywords: lines(form.excludeKeywords),
     match: form.match,
@@ -81,12 +86,14 @@ export function inputOf(form: MonitorForm): Required<MonitorInput> {
     min_relevance: form.minRelevance === '' ? DEFAULT_MIN_RELEVANCE : wholeNumber(form.minRelevance),
     draft_replies: form.draftReplies,
     draft_instructions: form.draftInstructions.trim() === '' ? null : form.draftInstructions,
+    confirm_volume: form.confirmVolume,
   };
 }
 
 const LABELS: Record<string, string> = {
   name: 'Name',
   subreddits: 'Subreddits',
+  exclude_subreddits: 'Exclude subreddits',
   keywords: 'Keywords',
   exclude_keywords: 'Exclude keywords',
   match: 'Match',
@@ -115,6 +122,12 @@ const NO_WRITER =
 const NO_MODEL: Record<string, { field: string; message: string }> = {
   'monitors.judge_not_configured': { field: 'intent', message: NO_JUDGE },
   'monitors.drafts_not_configured': { field: 'draft_replies', message: NO_WRITER },
+  'monitors.stream_off': {
+    field: 'subreddits',
+    message:
+      'All of Reddit cannot be watched on this server: only the site-wide stream reads it, and the stream is off; nothing was changed. ' +
+      'Name the subreddits to watch instead, or ask the operator to set REDDIT_STREAM_SHARE.',
+  },
 };
 
 /** A refusal as the form shows it: one message above it, and each field's own problems beside that field. */
@@ -131,6 +144,8 @@ export interface FormRefusal {
 export function formRefusal(problem: AppError, input: Required<MonitorInput>): FormRefusal {
   const noModel = NO_MODEL[problem.code];
   if (noModel) return { message: noModel.message, fields: { [noModel.field]: noModel.message } };
+  // Too many matches a day: the box to tick appears beside the form's button, with the estimate.
+  if (problem.code === 'monitors.volume_too_high') return { message: problem.message, fields: { confirm_volume: 'Tick to accept, or narrow the monitor.' } };
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (!issues?.length) return { message: problem.message, fields: {} };
   // Items of one field refused by one rule are named together, so a long rule is said once.

@@ -31,6 +31,8 @@ export interface ToolDeps {
   /** The API's Idempotency-Keys, for the billable tools' `idempotency_key` (mcp.tools-once.ts). */
   idempotency: IdempotencyUsecases;
   prices: Prices;
+  /** Matches a day a monitor's preview may estimate before creating or changing it needs confirm_volume. */
+  previewDailyLimit: number;
   /** How long search_reddit waits for a scrape before answering with its id, as POST /scrape does. */
   scrapeWaitMs: number;
 }

@@ -9,7 +9,7 @@ const view = { id: 'mon_1', name: 'Tools', status: 'active', paused_reason: null
 
 /** What create_monitor answers for a monitor with these settings, its usecase standing in. */
 async function summaryFor(settings: { intent: string | null; draft_replies: boolean }) {
-  const deps = { prices: PRICES, monitors: { create: async () => ({ ...view, ...settings }) } } as unknown as ToolDeps;
+  const deps = { prices: PRICES, previewDailyLimit: 2000, monitors: { create: async () => ({ ...view, ...settings }) } } as unknown as ToolDeps;
   const create = monitorTools(deps).find((tool) => tool.name === 'create_monitor')!;
   return (await create.run(caller, { name: 'Tools', subreddits: ['node'], keywords: ['orm'] } as never)).summary;
 }
@@ -31,12 +31,15 @@ describe('create_monitor states what each match will cost', () => {
   });
 
   it('its description and update_monitor’s name the amounts, not the variables that set them', () => {
-    const tools = monitorTools({ prices: PRICES, monitors: {} } as unknown as ToolDeps);
+    const tools = monitorTools({ prices: PRICES, previewDailyLimit: 2000, monitors: {} } as unknown as ToolDeps);
     for (const name of ['create_monitor', 'update_monitor']) {
       const { description } = tools.find((tool) => tool.name === name)!;
       expect(description, name).toContain('2 credits');
       expect(description, name).toContain('5 credits');
       expect(description, name).not.toMatch(/PRICE_/);
+      // The preview's limit as an amount, never the variable that sets it.
+      expect(description, name).toContain('more than 2,000 matches a day');
+      expect(description, name).not.toMatch(/MONITOR_PREVIEW|REDDIT_STREAM/);
     }
   });
 });

@@ -21,9 +21,23 @@ type MatchArgs = Static<typeof matchesQuerySchema> & { id: string };
 const lookingFor = (m: MonitorView) =>
   [m.keywords.length > 0 ? m.keywords.map((k) => `"${k}"`).join(', ') : null, m.query === null ? null : `query ${m.query}`].filter(Boolean).join(' and ');
 
+/** Where it looks: its subreddits, or all of Reddit less what it excludes. */
+const where = (m: MonitorView) =>
+  m.subreddits.length === 1 && m.subreddits[0] === 'r/all'
+    ? `all of Reddit${m.exclude_subreddits.length > 0 ? ` except ${m.exclude_subreddits.join(', ')}` : ''}`
+    : m.subreddits.join(', ');
+
 const describeMonitor = (m: MonitorView) =>
-  `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${lookingFor(m)} in ${m.subreddits.join(', ')}` +
+  `${m.id} "${m.name}" (${m.status}${m.paused_reason ? `, ${m.paused_reason}` : ''}): ${lookingFor(m)} in ${where(m)}` +
   (m.intent === null ? '' : `, judged against "${m.intent}" (bar ${m.min_relevance})`);
+
+/** The preview in words: what the rule would have matched in the stream's last hour, or why it cannot say. */
+function previewText(m: MonitorView): string {
+  const p = m.preview;
+  if (!p) return '';
+  if (p.matched_last_hour === null) return ` Preview: none (${p.reason})`;
+  return ` Preview: it would have matched ${p.matched_last_hour} of the ${p.items_in_window} posts and comments in its reach read since ${p.window_started_at}, about ${p.estimated_per_day} a day.`;
+}
 
 /**
  * What each new match of this monitor costs, as the poller will charge it (credits.prices.ts): the
@@ -67,7 +81,12 @@ function matchesAnswer(page: MatchPage, args: MatchArgs): ToolAnswer {
   return { summary: summary.join('\n'), data: { ...page, next_after: nextAfter } };
 }
 
-export const monitorTools = ({ monitors, prices }: ToolDeps) => [
+/** What the preview is, and when it refuses, in amounts. */
+const previewNote = (limit: number) =>
+  "The answer's preview counts what the rule would have matched among the posts and comments read site-wide in the last hour; " +
+  `when that comes to more than ${limit.toLocaleString('en-US')} matches a day the change is refused unless confirm_volume is true: narrow the query or add exclude_subreddits first.`;
+
+export const monitorTools = ({ monitors, prices, previewDailyLimit }: ToolDeps) => [
   tool<MatchArgs>({
     name: 'get_monitor_matches',
     title: 'Get new matches of a monitor',
@@ -95,6 +114,8 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
       `costs ${credits(prices.monitorMatch)}, charged when it is found, until the monitor is paused or the credits run out (it then pauses). ` +
       `With an intent each match is also scored 0–100 with a reason for ${credits(prices.judge)} more; one below min_relevance is kept as filtered and costs only that. ` +
       `With draft_replies each delivered match also gets a reply draft for ${credits(prices.generate)}. ` +
+      'subreddits ["all"] watches all of Reddit (exclude_subreddits leaves some out), on servers that read the site-wide stream. ' +
+      `${previewNote(previewDailyLimit)} ` +
       'Creating it is free. Side effects: a monitor that keeps spending credits; with webhook_url, matches are POSTed there. ' +
       'Read matches with get_monitor_matches.',
     scope: 'monitors',
@@ -102,7 +123,7 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (caller, args) => {
       const monitor = await monitors.create(caller.accountId, args, { via: caller.via });
-      const summary = `Created monitor ${describeMonitor(monitor)}. ${costOfMatches(monitor, prices)} Read them with get_monitor_matches, id ${monitor.id}.`;
+      const summary = `Created monitor ${describeMonitor(monitor)}. ${costOfMatches(monitor, prices)}${previewText(monitor)} Read them with get_monitor_matches, id ${monitor.id}.`;
       return { summary, data: monitor };
     },
   }),
@@ -120,13 +141,14 @@ export const monitorTools = ({ monitors, prices }: ToolDeps) => [
     description:
       'Changes a monitor: status "paused" stops it (and its spending), "active" resumes it; any other field given replaces its value, ' +
       `fields left out keep theirs. Free: spends no credits, but an active monitor spends as matches arrive: ${credits(prices.monitorMatch)} a match, ` +
-      `${credits(prices.judge)} more for each score with an intent, ${credits(prices.generate)} more for each draft with draft_replies.`,
+      `${credits(prices.judge)} more for each score with an intent, ${credits(prices.generate)} more for each draft with draft_replies. ` +
+      previewNote(previewDailyLimit),
     scope: 'monitors',
     schema: argumentsOf(monitorParamsSchema, monitorPatchSchema.properties),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (caller, { id, ...patch }) => {
       const monitor = await monitors.update(caller.accountId, id, patch);
-      return { summary: `Updated monitor ${describeMonitor(monitor)}.`, data: monitor };
+      return { summary: `Updated monitor ${describeMonitor(monitor)}.${previewText(monitor)}`, data: monitor };
     },
   }),
 ];

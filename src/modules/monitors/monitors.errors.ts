@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
+import type { MonitorPreview } from './monitors.view.ts';
 
 export const monitorsErrors = {
   /** A monitor this server could never read would report nothing for ever: refused at once instead. */
@@ -9,6 +10,27 @@ export const monitorsErrors = {
       message:
         'Reddit is not configured on this server (REDDIT_CLIENT_ID is unset), so a monitor could never read anything; ' +
         'nothing was created. The operator must set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET to an approved Reddit app.',
+    }),
+  /** All of Reddit is read by the site-wide stream alone: without it, such a monitor would read nothing for ever. */
+  streamOff: () =>
+    new AppError({
+      code: 'monitors.stream_off',
+      status: 503,
+      message:
+        'A monitor over all of Reddit is read only by the site-wide stream, which is off on this server; nothing was changed. ' +
+        'The operator must set REDDIT_STREAM_SHARE above 0 (/docs/guides/monitors-stream#setting-the-share-operators), or name the subreddits to watch.',
+    }),
+  /** The preview's daily estimate is above the server's limit: the caller confirms, or narrows the rule. */
+  volumeTooHigh: (preview: MonitorPreview) =>
+    new AppError({
+      code: 'monitors.volume_too_high',
+      status: 422,
+      message:
+        `This monitor would have matched ${preview.matched_last_hour} of the ${preview.items_in_window} posts and comments the stream read ` +
+        `since ${preview.window_started_at}: about ${preview.estimated_per_day} a day, each charged, and this server asks for confirmation ` +
+        `above ${preview.daily_limit} a day; nothing was changed. Narrow the query (more specific keywords, a phrase, -words), ` +
+        'add exclude_subreddits, or send confirm_volume: true to accept it.',
+      extra: { estimated_per_day: preview.estimated_per_day, limit: preview.daily_limit, preview },
     }),
   /** An intent this server could never judge would hold out a promise it cannot keep: refused at once instead. */
   draftsNotConfigured: () =>

@@ -66,6 +66,19 @@ export const health = Type.Object(
       }),
       { description: 'Newest first, at most 20: stretches in which more new items appeared than could be read.' },
     ),
+    stream: nullable(
+      Type.Object(
+        {
+          state: Type.Union([Type.Literal('reading'), Type.Literal('off')]),
+          detail: nullable(Type.String({ description: 'Why it is not read, in words, while off' })),
+        },
+        {
+          description:
+            'For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "off": nothing reads it ' +
+            '(the server runs no stream) and its status is "stale". Null for a monitor that names subreddits.',
+        },
+      ),
+    ),
     destinations: Type.Array(
       Type.Object({
         id: Type.String(),

@@ -1,6 +1,7 @@
 import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
 import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { JudgeView } from './monitors.view.ts';
+import { isAllOfReddit } from './monitors.scope.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -24,6 +25,8 @@ export interface HealthFacts {
   judge: JudgeView;
   /** The routed destinations that get nothing now, of these monitors (alerts: off or unconfirmed). */
   silent: { monitor_id: string; id: string; name: string; kind: string; status: string; off_reason: string | null }[];
+  /** Whether this server runs the site-wide stream (REDDIT_STREAM_SHARE above 0): a monitor over all of Reddit is read by it alone. */
+  streamOn: boolean;
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -69,9 +72,17 @@ function statusOf(subreddits: { state: string; stale: boolean }[]): 'ok' | 'stal
   return 'ok';
 }
 
+/** What an all-of-Reddit monitor's health says while the stream is off: it is read by nothing. */
+export const STREAM_OFF_DETAIL =
+  'not read: the stream is off. This monitor watches all of Reddit, which only the site-wide stream reads; ' +
+  'the operator must set REDDIT_STREAM_SHARE above 0 (/docs/guides/monitors-stream#setting-the-share-operators), or change the monitor to name subreddits.';
+
 export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const sources = JSON.parse(row.sources) as MonitorSource[];
-  const subreddits = (JSON.parse(row.subreddits) as string[]).map((subreddit) => {
+  const all = isAllOfReddit(row);
+  // All of Reddit is no subreddit the poller reads: its health is the stream's, not a subreddit's.
+  const named = all ? [] : (JSON.parse(row.subreddits) as string[]);
+  const subreddits = named.map((subreddit) => {
     const name = subreddit.slice(2).toLowerCase();
     // The latest of the monitor's sources: a monitor of posts and comments was last read when either was.
     const reads = facts.cursors.filter((c) => c.subreddit === name && sources.includes(c.source));
@@ -103,5 +114,8 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const destinations = facts.silent
     .filter((d) => d.monitor_id === row.id)
     .map(({ id, name, kind, status, off_reason }) => ({ id, name, kind, status: status as 'off' | 'unconfirmed', reason: off_reason }));
-  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null, destinations };
+  const stream = all ? (facts.streamOn ? { state: 'reading' as const, detail: null } : { state: 'off' as const, detail: STREAM_OFF_DETAIL }) : null;
+  // Unread because the stream is off: as stale as a subreddit nothing reads, and only while active.
+  const status = all && !facts.streamOn && row.status === 'active' ? 'stale' : statusOf(subreddits);
+  return { status, reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null, stream, destinations };
 }

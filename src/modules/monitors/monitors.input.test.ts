@@ -7,6 +7,7 @@ describe('a monitor’s settings as the usecases check them', () => {
     expect(newMonitorSettings({ name: ' Watch ', subreddits, keywords: [' API ', 'api', 'ü'] })).toEqual({
       name: 'Watch',
       subreddits: ['r/Node', 'r/typescript'],
+      exclude_subreddits: [],
       keywords: ['API', 'ü'],
       exclude_keywords: [],
       match: 'word',
@@ -36,5 +37,21 @@ describe('a monitor’s settings as the usecases check them', () => {
 
   it('an edit checks only the fields it gives', () => {
     expect(checkSettings({ exclude_keywords: [' hiring '], webhook_url: null })).toEqual({ exclude_keywords: ['hiring'], webhook_url: null });
+  });
+
+  it('all of Reddit, in any form, is r/all and must be alone; excludes go through the same rule', () => {
+    for (const form of ['all', 'r/all', 'R/ALL', '/r/all', 'https://www.reddit.com/r/all/']) {
+      expect(checkSettings({ subreddits: [form] }).subreddits).toEqual(['r/all']);
+    }
+    expect(checkSettings({ exclude_subreddits: ['gaming', 'r/Gaming', 'https://old.reddit.com/r/funny'] }).exclude_subreddits).toEqual(['r/gaming', 'r/funny']);
+    const mixed = (() => {
+      try {
+        checkSettings({ subreddits: ['r/node', 'all'] });
+      } catch (error) {
+        return error as { extra: { errors: { path: string; message: string }[] } };
+      }
+    })();
+    expect(mixed?.extra.errors).toEqual([{ path: '/subreddits', message: expect.stringContaining('must then be the only subreddit') }]);
+    expect(() => checkSettings({ exclude_subreddits: ['all'] })).toThrow();
   });
 });

@@ -1,4 +1,4 @@
-import { subredditName, subredditProblem } from '../../shared/http/subreddit.ts';
+import { ALL_ALONE_RULE, ALL_OF_REDDIT, subredditName, subredditProblem } from '../../shared/http/subreddit.ts';
 import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
 import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
@@ -11,6 +11,7 @@ import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 export const MONITOR_LIMITS = {
   name: 64,
   subreddits: 100,
+  excludeSubreddits: 100,
   keywords: 50,
   excludeKeywords: 50,
   keywordLength: 100,
@@ -25,7 +26,10 @@ export const DEFAULT_MIN_RELEVANCE = 60;
 /** A monitor's settings once checked, trimmed and folded: what is stored. */
 export interface MonitorSettings {
   name: string;
+  /** r/name each; ["r/all"] alone: all of Reddit. */
   subreddits: string[];
+  /** r/name each: never matched (for a monitor over all of Reddit, what it leaves out). */
+  exclude_subreddits: string[];
   keywords: string[];
   exclude_keywords: string[];
   match: MatchMode;
@@ -47,6 +51,18 @@ export interface MonitorSettings {
 type Problem = { path: string; message: string; position?: number };
 
 const SOURCES: readonly MonitorSource[] = ['posts', 'comments'];
+
+/** Each text read by the one subreddit rule as r/name; a refusal names the item. */
+function subredditList(problems: Problem[], field: string, value: unknown, min: number, max: number): string[] {
+  const items = list(problems, field, value, min, max) ?? [];
+  // Any accepted form (a link, a bare name) is stored as r/name.
+  const names = items.map((text, index) => {
+    const name = subredditName(text);
+    if (name === null) problems.push({ path: `/${field}/${index}`, message: subredditProblem(text) });
+    return name ?? text;
+  });
+  return foldDuplicates(names);
+}
 
 /** Keeps the first spelling of each case-insensitive duplicate, in the given order. */
 function foldDuplicates(values: string[]): string[] {
@@ -90,14 +106,15 @@ const CHECKS: { [K in keyof MonitorSettings]: (problems: Problem[], value: unkno
     return name;
   },
   subreddits(problems, value) {
-    const items = list(problems, 'subreddits', value, 1, MONITOR_LIMITS.subreddits) ?? [];
-    // Any accepted form (a link, a bare name) is stored as r/name.
-    const names = items.map((text, index) => {
-      const name = subredditName(text);
-      if (name === null) problems.push({ path: `/subreddits/${index}`, message: subredditProblem(text) });
-      return name ?? text;
-    });
-    return foldDuplicates(names);
+    const names = subredditList(problems, 'subreddits', value, 1, MONITOR_LIMITS.subreddits);
+    // All of Reddit already holds every name: beside them it could only be a mistake.
+    if (names.length > 1 && names.includes(ALL_OF_REDDIT)) problems.push({ path: '/subreddits', message: ALL_ALONE_RULE });
+    return names;
+  },
+  exclude_subreddits(problems, value) {
+    const names = subredditList(problems, 'exclude_subreddits', value, 0, MONITOR_LIMITS.excludeSubreddits);
+    if (names.includes(ALL_OF_REDDIT)) problems.push({ path: '/exclude_subreddits', message: 'must name subreddits to leave out, not all of Reddit' });
+    return names;
   },
   // None at all is fine here when a query is given: newMonitorSettings and the update check the pair.
   keywords: (problems, value) => keywords(problems, 'keywords', value, 0, MONITOR_LIMITS.keywords),
@@ -177,6 +194,7 @@ export function assertLooksForSomething(settings: Pick<MonitorSettings, 'keyword
 }
 
 const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {
+  exclude_subreddits: [],
   exclude_keywords: [],
   // Whole words unless asked otherwise: "api" should not find "rapid" (docs/api/queries.md). Monitors made
   // before this default keep the mode they were stored with.

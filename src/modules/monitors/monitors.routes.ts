@@ -22,8 +22,11 @@ const PRICE_NOTE =
   'Free: only stored matches cost credits (PRICE_MONITOR_MATCH per delivered match, PRICE_JUDGE per match judged for a monitor with an intent), so this never answers 402.';
 
 /** What a change of a monitor's settings can be refused for, beyond its schema. */
+const SAMPLE_PREVIEW = { matched_last_hour: 412, items_in_window: 180_000, window_started_at: '2026-11-30T11:00:00.000Z', estimated_per_day: 9888, daily_limit: 2000, reason: null };
 const SETTINGS_ERRORS = [
   ...matchingRuleErrors('The monitor'),
+  monitorsErrors.volumeTooHigh(SAMPLE_PREVIEW),
+  monitorsErrors.streamOff(),
   monitorsErrors.tooManySubreddits(500, 498, 503),
   monitorsErrors.judgeNotConfigured(),
   webhooksErrors.invalidUrl('must not point at a private, link-local or reserved address'),
@@ -45,7 +48,10 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       schema: {
         summary: 'Watch subreddits for new posts and comments that contain keywords',
         operationId: 'createMonitor',
-        description: `${PRICE_NOTE} Send an Idempotency-Key header to make retries safe.`,
+        description:
+          `${PRICE_NOTE} Send an Idempotency-Key header to make retries safe. subreddits ["all"] watches all of Reddit (with ` +
+          'exclude_subreddits), served by the site-wide stream. The answer has a `preview`: what the rule would have matched in the ' +
+          "stream's last hour; above the server's daily limit the monitor is refused (422 monitors.volume_too_high) unless confirm_volume is true.",
         tags: ['monitors'],
         body: monitorBodySchema,
         response: { 201: monitorSchema },
@@ -98,7 +104,10 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ monitors: MonitorsUseca
       schema: {
         summary: 'Change any field of a monitor, or pause or resume it',
         operationId: 'updateMonitor',
-        description: `${PRICE_NOTE} Fields left out keep their value. Resuming watches from that moment: posts and comments published while the monitor was paused are never matched.`,
+        description:
+          `${PRICE_NOTE} Fields left out keep their value. Resuming watches from that moment: posts and comments published while the monitor was paused are never matched. ` +
+          'The answer has a `preview` of the monitor as changed; a change of what it matches (or a resume) whose daily estimate is above the ' +
+          "server's limit is refused (422 monitors.volume_too_high) unless confirm_volume is true.",
         tags: ['monitors'],
         params: monitorParamsSchema,
         body: monitorPatchSchema,

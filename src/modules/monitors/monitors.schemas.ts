@@ -8,13 +8,50 @@ import { DEFAULT_MIN_RELEVANCE, MONITOR_LIMITS } from './monitors.input.ts';
 // Keywords may carry spaces around them, so the raw text may be longer than the trimmed limit.
 const keyword = trimmedText({ max: 200, trimmedMax: MONITOR_LIMITS.keywordLength, description: '1–100 characters after trimming' });
 
+/** Not stored: a yes to a rule whose preview estimates more matches a day than the server's limit. */
+const confirmVolume = Type.Boolean({
+  description:
+    'true: create or change the monitor even when its preview estimates more matches a day than the server\'s limit ' +
+    '(otherwise a 422 monitors.volume_too_high). Not stored; needed again for a later change above the limit.',
+});
+
+/** What the rule would have matched lately, in the answers of a create or a change. */
+const preview = Type.Object(
+  {
+    matched_last_hour: nullable(Type.Integer({ minimum: 0, description: 'Posts and comments of the window the monitor would have matched, with the same matcher' })),
+    items_in_window: nullable(Type.Integer({ minimum: 0, description: 'Posts and comments of the window in its reach: its subreddits (all but the excluded), of its sources' })),
+    window_started_at: nullable(Type.String({ format: 'date-time', description: 'When the oldest item counted was read; the window ends now, at most an hour long' })),
+    estimated_per_day: nullable(Type.Integer({ minimum: 0, description: 'matched_last_hour scaled from the window to 24 hours' })),
+    daily_limit: Type.Integer({ description: 'Above this estimate a create or change needs confirm_volume: true' }),
+    reason: nullable(Type.String({ description: 'Why the numbers are null: the stream is off, or this instance has read nothing in the last hour' })),
+  },
+  {
+    title: 'MonitorPreview',
+    description:
+      "What the monitor's rule would have matched among the posts and comments the site-wide stream read in its last hour, kept in " +
+      'memory by the process that reads the stream (not stored). Null numbers, with the reason, when there is nothing to count: ' +
+      'then nothing is refused. Only in the answers of POST and PATCH.',
+  },
+);
+
 /** Every field a monitor has, without defaults: POST adds them, PATCH must not (a left-out field keeps its value). */
 const fields = {
   name: trimmedText({ max: MONITOR_LIMITS.name, trimmedMax: MONITOR_LIMITS.name, description: '1–64 characters after trimming' }),
   subreddits: Type.Array(subredditSchema('A subreddit to watch'), {
     minItems: 1,
     maxItems: MONITOR_LIMITS.subreddits,
-    description: 'Folded case-insensitively (the first spelling is kept).',
+    description:
+      'Folded case-insensitively (the first spelling is kept). ["all"] (or "r/all", or a reddit.com/r/all link), alone, watches all of ' +
+      'Reddit, stored as ["r/all"]: read only by the site-wide stream (503 monitors.stream_off on a server that does not run it), with ' +
+      '`exclude_subreddits` for what to leave out. "all" beside other names is a 422.',
+    examples: [['r/typescript', 'r/node'], ['all']],
+  }),
+  exclude_subreddits: Type.Array(subredditSchema('A subreddit never matched'), {
+    maxItems: MONITOR_LIMITS.excludeSubreddits,
+    description:
+      'Subreddits whose posts and comments never match, in the same forms as `subreddits` (stored as r/name), up to 100: ' +
+      'what a monitor over all of Reddit leaves out. Compared case-insensitively.',
+    examples: [['r/gaming', 'r/funny']],
   }),
   keywords: Type.Array(keyword, {
     maxItems: MONITOR_LIMITS.keywords,
@@ -77,6 +114,7 @@ export const monitorBodySchema = Type.Object(
   {
     name: fields.name,
     subreddits: fields.subreddits,
+    exclude_subreddits: Type.Optional({ ...fields.exclude_subreddits, default: [] }),
     keywords: Type.Optional({ ...fields.keywords, default: [] }),
     exclude_keywords: Type.Optional({ ...fields.exclude_keywords, default: [] }),
     match: Type.Optional({ ...fields.match, default: 'word' }),
@@ -89,6 +127,7 @@ export const monitorBodySchema = Type.Object(
     min_relevance: Type.Optional({ ...fields.min_relevance, default: DEFAULT_MIN_RELEVANCE }),
     draft_replies: Type.Optional({ ...fields.draft_replies, default: false }),
     draft_instructions: Type.Optional(fields.draft_instructions),
+    confirm_volume: Type.Optional(confirmVolume),
   },
   // Inline in the document, not named, for its defaults: see scrapeBodySchema.
   { additionalProperties: false, ...SOMETHING_TO_MATCH },
@@ -99,6 +138,7 @@ export const monitorPatchSchema = Type.Object(
   {
     name: Type.Optional(fields.name),
     subreddits: Type.Optional(fields.subreddits),
+    exclude_subreddits: Type.Optional(fields.exclude_subreddits),
     keywords: Type.Optional(fields.keywords),
     exclude_keywords: Type.Optional(fields.exclude_keywords),
     match: Type.Optional(fields.match),
@@ -111,6 +151,7 @@ export const monitorPatchSchema = Type.Object(
     min_relevance: Type.Optional(fields.min_relevance),
     draft_replies: Type.Optional(fields.draft_replies),
     draft_instructions: Type.Optional(fields.draft_instructions),
+    confirm_volume: Type.Optional(confirmVolume),
     status: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('paused')], {
         description:
@@ -160,7 +201,8 @@ export const monitorSchema = Type.Object(
     status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
     paused_reason: nullable(Type.String({ description: 'insufficient_credits | daily_cap | user' })),
     paused_until: nullable(Type.String({ format: 'date-time' })),
-    subreddits: Type.Array(Type.String()),
+    subreddits: Type.Array(Type.String(), { description: 'r/name each; ["r/all"]: all of Reddit' }),
+    exclude_subreddits: Type.Array(Type.String(), { description: 'r/name each: never matched' }),
     keywords: Type.Array(Type.String()),
     exclude_keywords: Type.Array(Type.String()),
     match: Type.String(),
@@ -174,6 +216,7 @@ export const monitorSchema = Type.Object(
     draft_replies: Type.Boolean(),
     draft_instructions: nullable(Type.String()),
     health,
+    preview: Type.Optional(preview),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },

@@ -16,8 +16,10 @@ export interface MonitorsTable {
   paused_reason: PausedReason | null;
   /** ISO instant a `daily_cap` pause ends by itself (the next UTC midnight); null otherwise. */
   paused_until: string | null;
-  /** JSON: ["r/name", …] as the caller spelt them. */
+  /** JSON: ["r/name", …] as the caller spelt them; ["r/all"]: all of Reddit, served by the site-wide stream alone. */
   subreddits: string;
+  /** JSON: ["r/name", …]: never matched, whatever `subreddits` says (migration 0030; '[]' by default). */
+  exclude_subreddits: Generated<string>;
   /** JSON: string[], trimmed. */
   keywords: string;
   /** JSON: string[], trimmed. */

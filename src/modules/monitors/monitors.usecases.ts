@@ -21,10 +21,12 @@ import type { RedditAppState } from './monitors.reddit-app.ts';
 import type { JudgeState } from './monitors.judge-state.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
+import { isAllOfReddit } from './monitors.scope.ts';
+import { ALL_OF_REDDIT } from '../../shared/http/subreddit.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
-import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorView, type RedditAppView } from './monitors.view.ts';
+import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorPreview, type MonitorView, type RedditAppView } from './monitors.view.ts';
 
-export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
+export type { MonitorInput, MonitorPatch, MonitorPreview, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
 
 export interface MonitorsUsecases {
   /**
@@ -63,6 +65,7 @@ function columnsOf(settings: Partial<MonitorSettings>): Updateable<MonitorsTable
     subreddits: json(settings.subreddits),
     keywords: json(settings.keywords),
     exclude_keywords: json(settings.exclude_keywords),
+    exclude_subreddits: json(settings.exclude_subreddits),
     match_mode: settings.match,
     sources: json(settings.sources),
     include_nsfw: settings.include_nsfw === undefined ? undefined : settings.include_nsfw ? 1 : 0,
@@ -84,6 +87,9 @@ function assertModelFor(settings: Partial<MonitorSettings>, llmConfigured: boole
   if (settings.draft_replies) throw monitorsErrors.draftsNotConfigured();
 }
 
+/** The fields that change what a monitor matches: a change of one is previewed, and may be refused for its volume. */
+const MATCHING_FIELDS = ['subreddits', 'exclude_subreddits', 'keywords', 'exclude_keywords', 'match', 'sources', 'include_nsfw', 'query'] as const;
+
 /** Page cursors carry their direction: `o<seq>` newest first (older ones next), `n<seq>` oldest first (newer ones next). */
 const MATCH_CURSOR = /^[on]\d{1,18}$/;
 
@@ -100,6 +106,10 @@ export function createMonitorsUsecases(deps: {
   /** Without a language model an intent could never be judged, nor a reply drafted: asking for either is refused (503). */
   llmConfigured: boolean;
   limits: MonitorLimits;
+  /** Whether this server runs the site-wide stream: a monitor over all of Reddit needs it (503 `monitors.stream_off` otherwise). */
+  streamOn: boolean;
+  /** What a monitor's rule would have matched in the stream's last hour, with the server's daily limit (app/monitor-stream.ts). */
+  preview: (row: MonitorRow) => MonitorPreview;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
@@ -125,7 +135,7 @@ export function createMonitorsUsecases(deps: {
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const judge = { state: judged.state, since: judged.since, error: judged.detail };
-    const facts = { directory, cursors, gaps, silent, reddit, judge, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    const facts = { directory, cursors, gaps, silent, reddit, judge, streamOn: deps.streamOn, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 
@@ -134,6 +144,17 @@ export function createMonitorsUsecases(deps: {
     const repository = createMonitorsRepository(trx);
     await repository.lockAccount(accountId);
     assertWithinLimits(await repository.subredditsOfAccount(accountId), deps.limits, change);
+  }
+
+  /**
+   * The preview of the monitor as it will be, and its refusal: above the daily limit without
+   * confirm_volume (422), never for want of a count. `checked`: only when its rule changed or it resumes.
+   */
+  function previewFor(row: MonitorRow, checked: boolean, confirmed: boolean | undefined): MonitorPreview {
+    const preview = deps.preview(row);
+    const over = preview.estimated_per_day !== null && preview.estimated_per_day > preview.daily_limit;
+    if (checked && over && confirmed !== true) throw monitorsErrors.volumeTooHigh(preview);
+    return preview;
   }
 
   async function owned(accountId: string, id: string): Promise<MonitorRow> {
@@ -146,6 +167,7 @@ export function createMonitorsUsecases(deps: {
     async create(accountId, input, { via, idempotency = null }) {
       const settings = newMonitorSettings(input);
       if (!deps.redditConfigured) throw monitorsErrors.notConfigured();
+      if (settings.subreddits.includes(ALL_OF_REDDIT) && !deps.streamOn) throw monitorsErrors.streamOff();
       assertModelFor(settings, deps.llmConfigured);
       if (settings.webhook_url) await deps.assertWebhookUrl(settings.webhook_url);
       const now = clock();
@@ -163,12 +185,13 @@ export function createMonitorsUsecases(deps: {
         created_at: at,
         updated_at: at,
       } as MonitorRow;
+      const preview = previewFor(row, true, input.confirm_volume);
       await transaction(db, async (trx) => {
         await checkLimits(trx, accountId, { subreddits: settings.subreddits });
         await idempotencyIn(trx).bind(idempotency, row.id, at);
         await createMonitorsRepository(trx).insert(row);
       });
-      return (await viewsOf([row]))[0]!;
+      return { ...(await viewsOf([row]))[0]!, preview };
     },
 
     async list(accountId, page) {
@@ -184,7 +207,7 @@ export function createMonitorsUsecases(deps: {
 
     async update(accountId, id, patch) {
       const row = await owned(accountId, id);
-      const { status, ...fields } = patch;
+      const { status, confirm_volume: confirmed, ...fields } = patch;
       if (status !== undefined && status !== 'active' && status !== 'paused') {
         throw invalidFields('The monitor', [{ path: '/status', message: rules.oneOf(['active', 'paused']) }]);
       }
@@ -207,6 +230,13 @@ export function createMonitorsUsecases(deps: {
         const owed = row.paused_reason === 'insufficient_credits' ? row.resume_from : null;
         Object.assign(change, { status: 'active', paused_reason: null, paused_until: null, watch_from: owed ?? now, resume_from: owed });
       }
+      const after = { ...row, ...change } as MonitorRow;
+      const resuming = status === 'active' && row.status === 'paused';
+      const active = after.status === 'active';
+      // All of Reddit with no stream to read it: refused when it would start being watched (a resume, or new subreddits).
+      if (active && isAllOfReddit(after) && !deps.streamOn && (resuming || settings.subreddits !== undefined)) throw monitorsErrors.streamOff();
+      const ruleChanged = MATCHING_FIELDS.some((field) => settings[field] !== undefined);
+      const preview = previewFor(after, active && (ruleChanged || resuming), confirmed);
       const updated = await transaction(db, async (trx) => {
         if (settings.subreddits) await checkLimits(trx, accountId, { monitorId: id, subreddits: settings.subreddits });
         const repository = createMonitorsRepository(trx);
@@ -216,7 +246,7 @@ export function createMonitorsUsecases(deps: {
         return done;
       });
       if (!updated) throw monitorsErrors.notFound();
-      return (await viewsOf([await owned(accountId, id)]))[0]!;
+      return { ...(await viewsOf([await owned(accountId, id)]))[0]!, preview };
     },
 
     async remove(accountId, id) {
@@ -258,28 +288,5 @@ export function createMonitorsUsecases(deps: {
     },
 
     redditApp,
-  };
-}
-
-/** For operators (`subpilot monitors list`): an account's monitors with how many matches each stored today (UTC), all or those watching one subreddit. */
-export function createMonitorsOverview(deps: { db: Database; clock: () => Date }) {
-  const monitors = createMonitorsRepository(deps.db);
-  return {
-    /** `subreddit` (r/name): only the monitors that watch it, whatever its case there (Reddit's names have none). */
-    async list(accountId: string, filter: { subreddit?: string } = {}) {
-      const rows = await monitors.listWithMatchesSince(accountId, utcDayStart(deps.clock()));
-      const wanted = filter.subreddit?.toLowerCase();
-      const watching = (row: (typeof rows)[number]) => wanted === undefined || (JSON.parse(row.subreddits) as string[]).some((s) => s.toLowerCase() === wanted);
-      return rows.filter(watching).map((row) => ({
-        id: row.id,
-        name: row.name,
-        status: row.status,
-        paused_reason: row.paused_reason,
-        subreddits: (JSON.parse(row.subreddits) as string[]).length,
-        keywords: (JSON.parse(row.keywords) as string[]).length,
-        matches_today: Number(row.matches_since ?? 0),
-        created_at: row.created_at,
-      }));
-    },
   };
 }

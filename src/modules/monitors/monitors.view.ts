@@ -12,6 +12,7 @@ import type { MatchedItem, MatchMode, MatchStatus, MonitorMatchRow, MonitorRow, 
 export interface MonitorInput {
   name: string;
   subreddits: string[];
+  exclude_subreddits?: string[];
   keywords?: string[];
   exclude_keywords?: string[];
   match?: MatchMode;
@@ -24,6 +25,8 @@ export interface MonitorInput {
   min_relevance?: number;
   draft_replies?: boolean;
   draft_instructions?: string | null;
+  /** Not stored: accepts a query whose preview estimates more matches a day than the server's limit. */
+  confirm_volume?: boolean;
 }
 
 export type MonitorPatch = Partial<MonitorInput> & { status?: 'active' | 'paused' };
@@ -53,6 +56,8 @@ export interface MonitorHealth {
   gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
   /** The relevance judge as the poller last saw it; null for a monitor without an intent. */
   judge: JudgeView | null;
+  /** For a monitor over all of Reddit, whether the site-wide stream reads for it; null for one that names subreddits. */
+  stream: { state: 'reading' | 'off'; detail: string | null } | null;
   /** The destinations its matches are routed to that get nothing now: switched off, or not yet confirmed. */
   destinations: { id: string; name: string; kind: string; status: 'off' | 'unconfirmed'; reason: string | null }[];
 }
@@ -64,6 +69,22 @@ export interface JudgeView {
   error: string | null;
 }
 
+/**
+ * What a monitor's rule would have matched among the items the site-wide stream read in its last
+ * hour (its ring, kept in memory by the process that runs the stream): the numbers are null, with
+ * the reason, when this process has no items to count.
+ */
+export interface MonitorPreview {
+  matched_last_hour: number | null;
+  items_in_window: number | null;
+  window_started_at: string | null;
+  /** matched_last_hour scaled from the window to a day. */
+  estimated_per_day: number | null;
+  /** Above it, creating or changing the monitor needs confirm_volume. */
+  daily_limit: number;
+  reason: string | null;
+}
+
 /** A monitor as the API shows it: its settings as stored, and its state. */
 export interface MonitorView extends MonitorSettings {
   id: string;
@@ -71,6 +92,8 @@ export interface MonitorView extends MonitorSettings {
   paused_reason: PausedReason | null;
   paused_until: string | null;
   health: MonitorHealth;
+  /** Only in the answers of a create or a change: what the rule would have matched lately. */
+  preview?: MonitorPreview;
   created_at: string;
   updated_at: string;
 }
@@ -115,6 +138,7 @@ export function toMonitorView(row: MonitorRow, health: MonitorHealth): MonitorVi
     paused_reason: row.paused_reason,
     paused_until: row.paused_until,
     subreddits: JSON.parse(row.subreddits) as string[],
+    exclude_subreddits: JSON.parse(row.exclude_subreddits) as string[],
     keywords: JSON.parse(row.keywords) as string[],
     exclude_keywords: JSON.parse(row.exclude_keywords) as string[],
     match: row.match_mode as MatchMode,

@@ -12,6 +12,11 @@ export interface StreamConfig {
   share: number;
   /** REDDIT_STREAM_MAX_LAG_SECONDS: past this far behind Reddit's newest item, the stream skips ahead and records the ids skipped. */
   maxLagSeconds: number;
+  /**
+   * MONITOR_PREVIEW_DAILY_LIMIT: creating or changing a monitor whose preview estimates more matches a
+   * day than this (from the stream's last hour) is refused unless the caller sends confirm_volume.
+   */
+  previewDailyLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -27,7 +32,12 @@ export function streamConfig(env: Env, integer: WholeNumber, fail: (message: str
     fail(`REDDIT_STREAM_SHARE must be a decimal from 0 (the stream off) to ${MAX_STREAM_SHARE}, got "${raw}"`);
   }
   // Ten minutes: a burst is ridden out, an outage of Reddit or of this server is skipped over and recorded.
-  return { share, maxLagSeconds: integer(env, 'REDDIT_STREAM_MAX_LAG_SECONDS', 600, 30, 7 * 86_400) };
+  return {
+    share,
+    maxLagSeconds: integer(env, 'REDDIT_STREAM_MAX_LAG_SECONDS', 600, 30, 7 * 86_400),
+    // 2,000 a day: more than a person reads; a site-wide query for a common word matches far more.
+    previewDailyLimit: integer(env, 'MONITOR_PREVIEW_DAILY_LIMIT', 2_000, 1, 100_000_000),
+  };
 }
 
 /** The stream's own calls a minute: its share of the whole budget, rounded down; 0 when the stream is off. */

@@ -23,6 +23,8 @@ const BY_CODE: Record<string, string> = {
   'answer_lost': `${GUIDES}/api#idempotency-key-billable-posts`,
   'monitors.limit_reached': `${GUIDES}/monitors#limits-per-account`,
   'monitors.too_many_subreddits': `${GUIDES}/monitors#limits-per-account`,
+  'monitors.stream_off': `${GUIDES}/monitors#all-of-reddit`,
+  'monitors.volume_too_high': `${GUIDES}/monitors#a-querys-cost-before-it-runs`,
   'monitors.judge_not_configured': `${GUIDES}/relevance#without-a-language-model`,
   'monitors.drafts_not_configured': `${GUIDES}/replies#2-a-draft-from-what-was-found`,
   'scrape.reddit_blocked': `${GUIDES}/scrape#post-apiv1scrape`,

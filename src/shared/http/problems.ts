@@ -38,6 +38,20 @@ export const problemSchema = Type.Object(
     resets_at: Type.Optional(Type.String({ format: 'date-time', description: 'credits.key_limit_reached: when the month ends' })),
     used: Type.Optional(integer('monitors.limit_reached, monitors.too_many_subreddits: in use now')),
     would_use: Type.Optional(integer('monitors.too_many_subreddits: in use after this change')),
+    estimated_per_day: Type.Optional(integer("monitors.volume_too_high: the preview's matches a day (`limit`: the server's, above which confirm_volume is needed)")),
+    preview: Type.Optional(
+      Type.Object(
+        {
+          matched_last_hour: Type.Integer(),
+          items_in_window: Type.Integer(),
+          window_started_at: Type.String({ format: 'date-time' }),
+          estimated_per_day: Type.Integer(),
+          daily_limit: Type.Integer(),
+          reason: Type.Null(),
+        },
+        { description: "monitors.volume_too_high: the monitor's preview (MonitorPreview) that the refusal is about" },
+      ),
+    ),
     policy: Type.Optional(
       Type.Union([Type.Literal('per-key'), Type.Literal('per-account')], { description: 'rate_limit.exceeded: the limit that ran out' }),
     ),

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedForms, refusedForms } from '../../../test/support/subreddit-forms.ts';
+import { ALL_OF_REDDIT_FORMS, acceptedForms, refusedForms } from '../../../test/support/subreddit-forms.ts';
 import { SUBREDDIT_EXAMPLES, SUBREDDIT_MAX_LENGTH, SUBREDDIT_PATTERN, SUBREDDIT_RULE, subredditName, subredditProblem } from './subreddit.ts';
 
 describe('the one rule for a subreddit typed anywhere', () => {
   it.each(acceptedForms)('reads $input as $stored', ({ input, stored }) => {
     expect(subredditName(input)).toBe(stored);
+  });
+
+  it.each(ALL_OF_REDDIT_FORMS)('reads $input as all of Reddit, $stored, and the schema pattern accepts it', ({ input, stored }) => {
+    expect(subredditName(input)).toBe(stored);
+    expect(new RegExp(SUBREDDIT_PATTERN, 'u').test(input)).toBe(true);
   });
 
   it.each(refusedForms)('refuses $input, saying what it received', ({ input, shown }) => {

@@ -39,13 +39,29 @@ const ACCEPTED = new RegExp(SUBREDDIT_PATTERN);
 /** The name after `r/` (a link's or a path's), or the whole text when it is a bare name. */
 const NAME_IN = new RegExp(`(?:^|/)[Rr]/(${NAME})(?:[/?#]|$)|^(${NAME})$`);
 
-/** `r/name` for any accepted form of a subreddit; null when the text is none of them. */
+/**
+ * All of Reddit: `all`, `r/all`, `/r/all` or a reddit.com/r/all link, in any case, is this one name.
+ * Reddit's own r/all is every public subreddit, and that is what a monitor given it watches (served by
+ * the site-wide stream, never by reading the listing /r/all/new).
+ */
+export const ALL_OF_REDDIT = 'r/all';
+
+/** `r/name` for any accepted form of a subreddit (`r/all` for every form of all of Reddit); null when the text is none of them. */
 export function subredditName(text: string): string | null {
   if (text.length > SUBREDDIT_MAX_LENGTH || !ACCEPTED.test(text)) return null;
   const found = NAME_IN.exec(text.trim());
   const name = found?.[1] ?? found?.[2];
-  return name === undefined ? null : `r/${name}`;
+  if (name === undefined) return null;
+  return name.toLowerCase() === 'all' ? ALL_OF_REDDIT : `r/${name}`;
 }
+
+/** Whether a stored `r/name` (or any accepted form) means all of Reddit. */
+export const isAllOfReddit = (text: string) => subredditName(text) === ALL_OF_REDDIT;
+
+/** What all of Reddit may not be mixed with, in words (the monitors' checks). */
+export const ALL_ALONE_RULE =
+  'means all of Reddit when it is "all" (or r/all, or a reddit.com/r/all link), which must then be the only subreddit: ' +
+  'give either ["all"] with exclude_subreddits for what to leave out, or the subreddits by name';
 
 /** The refusal of one subreddit, worded for people: the rule and what was received. */
 export const subredditProblem = (value: unknown) => `${SUBREDDIT_RULE}${received(value)}`;

@@ -47,9 +47,11 @@ from .monitors import MonitorHealthDestination
 from .monitors import MonitorHealthGap
 from .monitors import MonitorHealthJudge
 from .monitors import MonitorHealthReddit
+from .monitors import MonitorHealthStream
 from .monitors import MonitorHealthSubreddit
 from .monitors import MonitorHealthSubredditLastError
 from .monitors import MonitorList
+from .monitors import MonitorPreview
 from .monitors import MonitorUpdate
 from .monitors import StreamCoverage
 from .monitors import StreamCoverageHour
@@ -57,6 +59,7 @@ from .monitors import StreamGap
 from .problem import Problem
 from .problem import ProblemCode
 from .problem import ProblemError
+from .problem import ProblemPreview
 from .publish import Publication
 from .publish import PublicationCredits
 from .publish import PublicationReddit
@@ -162,6 +165,7 @@ __all__ = [
     "MonitorHealthReddit",
     "MonitorHealthRedditData",
     "MonitorHealthRedditDataReddit",
+    "MonitorHealthStream",
     "MonitorHealthSubreddit",
     "MonitorHealthSubredditData",
     "MonitorHealthSubredditLastError",
@@ -170,6 +174,7 @@ __all__ = [
     "MonitorMatchesEventData",
     "MonitorPausedEvent",
     "MonitorPausedEventData",
+    "MonitorPreview",
     "MonitorResumedEvent",
     "MonitorResumedEventData",
     "MonitorRoute",
@@ -180,6 +185,7 @@ __all__ = [
     "Problem",
     "ProblemCode",
     "ProblemError",
+    "ProblemPreview",
     "Publication",
     "PublicationCredits",
     "PublicationReddit",

@@ -34,6 +34,12 @@ class MonitorHealthJudge(TypedDict):
 MonitorHealthGap = TypedDict("MonitorHealthGap", {"source": Literal["posts", "comments"], "subreddits": List[str], "from": str, "to": str, "recorded_at": str})
 
 
+class MonitorHealthStream(TypedDict):
+    """For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "off": nothing reads it (the server runs no stream) and its status is "stale". Null for a monitor that names subreddits."""
+    state: Literal["reading", "off"]
+    detail: Optional[str]
+
+
 class MonitorHealthDestination(TypedDict):
     id: str
     name: str
@@ -48,16 +54,27 @@ class MonitorHealth(TypedDict):
     subreddits: List[MonitorHealthSubreddit]
     judge: Optional[MonitorHealthJudge]
     gaps: List[MonitorHealthGap]
+    stream: Optional[MonitorHealthStream]
     destinations: List[MonitorHealthDestination]
 
 
-class Monitor(TypedDict):
+class MonitorPreview(TypedDict):
+    matched_last_hour: Optional[int]
+    items_in_window: Optional[int]
+    window_started_at: Optional[str]
+    estimated_per_day: Optional[int]
+    daily_limit: int
+    reason: Optional[str]
+
+
+class _MonitorRequired(TypedDict):
     id: str
     name: str
     status: Literal["active", "paused"]
     paused_reason: Optional[str]
     paused_until: Optional[str]
     subreddits: List[str]
+    exclude_subreddits: List[str]
     keywords: List[str]
     exclude_keywords: List[str]
     match: str
@@ -75,6 +92,10 @@ class Monitor(TypedDict):
     updated_at: str
 
 
+class Monitor(_MonitorRequired, total=False):
+    preview: MonitorPreview
+
+
 class MonitorList(TypedDict):
     data: List[Monitor]
     has_more: bool
@@ -84,6 +105,7 @@ class MonitorList(TypedDict):
 class MonitorUpdate(TypedDict, total=False):
     name: str
     subreddits: List[str]
+    exclude_subreddits: List[str]
     keywords: List[str]
     exclude_keywords: List[str]
     match: Literal["word", "phrase"]
@@ -96,6 +118,7 @@ class MonitorUpdate(TypedDict, total=False):
     min_relevance: int
     draft_replies: bool
     draft_instructions: Optional[str]
+    confirm_volume: bool
     status: Literal["active", "paused"]
 
 
@@ -227,6 +250,7 @@ class _CreateMonitorBodyRequired(TypedDict):
 
 
 class CreateMonitorBody(_CreateMonitorBodyRequired, total=False):
+    exclude_subreddits: List[str]
     keywords: List[str]
     exclude_keywords: List[str]
     match: Literal["word", "phrase"]
@@ -239,3 +263,4 @@ class CreateMonitorBody(_CreateMonitorBodyRequired, total=False):
     min_relevance: int
     draft_replies: bool
     draft_instructions: Optional[str]
+    confirm_volume: bool

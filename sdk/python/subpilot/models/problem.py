@@ -14,6 +14,16 @@ class ProblemError(_ProblemErrorRequired, total=False):
     position: int
 
 
+class ProblemPreview(TypedDict):
+    """monitors.volume_too_high: the monitor's preview (MonitorPreview) that the refusal is about"""
+    matched_last_hour: int
+    items_in_window: int
+    window_started_at: str
+    estimated_per_day: int
+    daily_limit: int
+    reason: None
+
+
 class _ProblemRequired(TypedDict):
     type: str
     title: str
@@ -33,6 +43,8 @@ class Problem(_ProblemRequired, total=False):
     resets_at: str
     used: int
     would_use: int
+    estimated_per_day: int
+    preview: ProblemPreview
     policy: Literal["per-key", "per-account"]
     required_scope: str
     key_scopes: List[str]
@@ -101,7 +113,9 @@ ProblemCode = Literal[
     "monitors.match_not_found",
     "monitors.not_configured",
     "monitors.not_found",
+    "monitors.stream_off",
     "monitors.too_many_subreddits",
+    "monitors.volume_too_high",
     "not_found",
     "outcome_unknown",
     "publish.duplicate",

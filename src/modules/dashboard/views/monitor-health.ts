@@ -59,7 +59,9 @@ export function healthParts(health: MonitorHealth, now: string): Part[] {
   if (gaps > 0) parts.push({ text: `${plural(gaps, 'gap', 'gaps')} in 24 h`, problem: true });
   // Matches still arrive while the judge fails, but unjudged: worth a glance, not an alarm of its own.
   if (health.judge?.state === 'failing') parts.push({ text: 'relevance judge failing', problem: true });
-  parts.push(...freshness(health.subreddits, now));
+  // All of Reddit: the stream reads it, or nothing does.
+  if (health.stream) parts.push(health.stream.state === 'off' ? { text: 'not read: the stream is off', problem: true } : { text: 'all of Reddit, from the stream', problem: false });
+  else parts.push(...freshness(health.subreddits, now));
   return parts;
 }
 

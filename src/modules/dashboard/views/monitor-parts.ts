@@ -7,8 +7,10 @@ import { badge, csrfField, type Viewer } from './layout.ts';
 /** The create and edit forms' fields as typed: refilled as they were after a refusal. */
 export interface MonitorForm {
   name: string;
-  /** One per line or comma separated, "r/" optional. */
+  /** One per line or comma separated, "r/" optional; "all" alone: all of Reddit. */
   subreddits: string;
+  /** Likewise: subreddits never matched (what an all-of-Reddit monitor leaves out). */
+  excludeSubreddits: string;
   /** One per line. */
   keywords: string;
   excludeKeywords: string;
@@ -24,6 +26,8 @@ export interface MonitorForm {
   /** Each delivered match gets a reply draft (charged), never published by itself. */
   draftReplies: boolean;
   draftInstructions: string;
+  /** Ticked after a refusal for volume: accept the estimated matches a day. */
+  confirmVolume: boolean;
 }
 
 /** A refused form's problems in the form's words, by the field's API name (`query`, `max_matches_per_day`). */
@@ -32,6 +36,7 @@ export type FieldErrors = Partial<Record<string, string>>;
 export const EMPTY_FORM: MonitorForm = {
   name: '',
   subreddits: '',
+  excludeSubreddits: '',
   keywords: '',
   excludeKeywords: '',
   match: 'word',
@@ -44,12 +49,14 @@ export const EMPTY_FORM: MonitorForm = {
   minRelevance: String(DEFAULT_MIN_RELEVANCE),
   draftReplies: false,
   draftInstructions: '',
+  confirmVolume: false,
 };
 
 /** A saved monitor in the edit form's terms. */
 export const formOf = (monitor: MonitorView): MonitorForm => ({
   name: monitor.name,
   subreddits: monitor.subreddits.join('\n'),
+  excludeSubreddits: monitor.exclude_subreddits.join('\n'),
   keywords: monitor.keywords.join('\n'),
   excludeKeywords: monitor.exclude_keywords.join('\n'),
   match: monitor.match,
@@ -62,6 +69,7 @@ export const formOf = (monitor: MonitorView): MonitorForm => ({
   minRelevance: String(monitor.min_relevance),
   draftReplies: monitor.draft_replies,
   draftInstructions: monitor.draft_instructions ?? '',
+  confirmVolume: false,
 });
 
 /** Text from Reddit or a caller, isolated so a bidirectional control in it cannot reorder the page around it. */
@@ -115,8 +123,10 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
   return html`<form method="post" action="${action}" class="mon-form">
     ${csrfField(viewer.csrfToken)}
     <label class="mon-wide">Name ${problem('name')}<input type="text" name="name" value="${form.name}" maxlength="64" required${bad('name')}></label>
-    <label>Subreddits <span class="muted">(one per line or comma separated, as r/typescript, typescript or a reddit.com/r/typescript link; up to 100)</span> ${problem('subreddits')}
+    <label>Subreddits <span class="muted">(one per line or comma separated, as r/typescript, typescript or a reddit.com/r/typescript link; up to 100; or <code>all</code> alone for all of Reddit)</span> ${problem('subreddits')}
       <textarea name="subreddits" rows="4" required placeholder="r/typescript&#10;r/node"${bad('subreddits')}>${form.subreddits}</textarea></label>
+    <label>Exclude subreddits <span class="muted">(with <code>all</code>: the subreddits to leave out, one per line or comma separated; up to 100)</span> ${problem('exclude_subreddits')}
+      <textarea name="exclude_subreddits" rows="2" placeholder="r/gaming"${bad('exclude_subreddits')}>${form.excludeSubreddits}</textarea></label>
     <label>Keywords <span class="muted">(one per line; up to 50; optional when a query is given)</span> ${problem('keywords')}
       <textarea name="keywords" rows="4"${bad('keywords')}>${form.keywords}</textarea></label>
     <label>Exclude keywords <span class="muted">(optional, one per line: a match holding one is dropped)</span> ${problem('exclude_keywords')}
@@ -161,6 +171,9 @@ export function monitorFormFields(viewer: Viewer, form: MonitorForm, action: str
     <label>Daily cap <span class="muted">(optional)</span> ${problem('max_matches_per_day')}
       <input type="number" name="max_matches_per_day" value="${form.maxPerDay}" min="1" step="1" inputmode="numeric"${bad('max_matches_per_day')}>
       <small class="muted">Most matches delivered (and charged) per UTC day; past it the monitor pauses until 00:00 UTC.</small></label>
+    ${errors.confirm_volume || form.confirmVolume
+      ? html`<label class="check">${problem('confirm_volume')}<input type="checkbox" name="confirm_volume" value="on"${checked(form.confirmVolume)}> Accept this many matches a day (each one is charged)</label>`
+      : null}
     <button type="submit">${submit}</button>
   </form>`;
 }

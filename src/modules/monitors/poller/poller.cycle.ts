@@ -7,6 +7,7 @@ import { buildMatchIndex, type MatchIndex } from '../../../shared/matching/keywo
 import { combinedQuery } from '../../../shared/matching/query.ts';
 import type { GroupRead, Mark } from './poller.reading.ts';
 import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
+import { isAllOfReddit, wantsSubreddit } from '../monitors.scope.ts';
 
 /** One thing a monitor's keywords or query matched, with the keywords (the query's terms) found. */
 export interface Found {
@@ -32,8 +33,12 @@ export interface GapRow {
   to: string;
 }
 
-/** A monitor's subreddits as the poller reads them: lower-case, without "r/". */
-export const subredditsOf = (monitor: MonitorRow) => (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
+/**
+ * A monitor's subreddits as the poller reads them: lower-case, without "r/". None for a monitor over
+ * all of Reddit: the site-wide stream alone serves it, and nothing ever reads /r/all/new on its behalf.
+ */
+export const subredditsOf = (monitor: MonitorRow) =>
+  isAllOfReddit(monitor) ? [] : (JSON.parse(monitor.subreddits) as string[]).map((s) => s.slice(2).toLowerCase());
 const sourcesOf = (monitor: MonitorRow) => JSON.parse(monitor.sources) as MonitorSource[];
 
 /** One index over every monitor's rule: its keywords and excludes, and its query (both must hold when it has both). */
@@ -49,19 +54,20 @@ export function indexOfMonitors(monitors: MonitorRow[]): MatchIndex {
 
 /**
  * Every new thing against every monitor at once (the index), then each hit checked against what the
- * monitor asked: its subreddits, its sources, NSFW, and nothing created before it started watching.
+ * monitor asked: its subreddits (every one but the excluded, over all of Reddit), its sources, NSFW, and
+ * nothing created before it started watching.
  * The poller's reads and the site-wide stream's (stream/stream.usecases.ts) go through it alike.
  */
 export function collectMatches(reads: Pick<ReadGroup, 'items' | 'source'>[], monitors: MonitorRow[], index: MatchIndex): Map<string, Found[]> {
   const wants = new Map(
-    monitors.map((m) => [m.id, { monitor: m, subreddits: new Set(subredditsOf(m)), sources: new Set(sourcesOf(m)) }]),
+    monitors.map((m) => [m.id, { monitor: m, wants: wantsSubreddit(m), sources: new Set(sourcesOf(m)) }]),
   );
   const found = new Map<string, Found[]>();
   for (const read of reads) {
     for (const item of read.items) {
       for (const [monitorId, keywords] of index.match(item)) {
         const want = wants.get(monitorId);
-        if (!want || !want.sources.has(read.source) || !want.subreddits.has(item.subreddit.toLowerCase())) continue;
+        if (!want || !want.sources.has(read.source) || !want.wants(item.subreddit.toLowerCase())) continue;
         // Reddit times things to the second: a thing of the very second the monitor started watching is its.
         if ((item.nsfw && Number(want.monitor.include_nsfw) !== 1) || item.created_at < want.monitor.watch_from.slice(0, 19)) continue;
         const list = found.get(monitorId) ?? [];

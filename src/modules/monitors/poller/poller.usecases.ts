@@ -26,6 +26,7 @@ import { planReads } from './poller.schedule.ts';
 import { watchRedditApp } from './reddit-app.usecases.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import { isCaughtUp } from './resume.ts';
+import { isAllOfReddit } from '../monitors.scope.ts';
 import { createCreditResume } from './resume.usecases.ts';
 import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 
@@ -204,8 +205,9 @@ export function createMonitorPoller(deps: {
       report.items = reads.reduce((sum, read) => sum + read.items.length, 0);
       const index = indexOf(monitors);
       const byId = new Map(monitors.map((m) => [m.id, m]));
-      // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below).
-      const current = monitors.filter(isCaughtUp);
+      // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below);
+      // one over all of Reddit is the site-wide stream's alone (the poller read nothing for it).
+      const current = monitors.filter((m) => isCaughtUp(m) && !isAllOfReddit(m));
       // Every monitor is judged at once (the judge bounds the model calls in flight) and stored as soon as
       // its verdicts are in, so a monitor without an intent never waits for the model; one store at a
       // time, as each holds the lease row until it commits.

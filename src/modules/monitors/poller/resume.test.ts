@@ -16,6 +16,7 @@ function monitorOf(fields: Partial<MonitorRow> = {}): MonitorRow {
     subreddits: JSON.stringify(['r/Alpha', 'r/beta']),
     keywords: '["otter"]',
     exclude_keywords: '[]',
+    exclude_subreddits: '[]',
     match_mode: 'phrase',
     sources: '["posts","comments"]',
     include_nsfw: 0,

@@ -48,3 +48,8 @@ export function catchUpGaps(reads: ReadGroup[], monitor: MonitorRow, from: strin
     return [{ monitorId: monitor.id, source: read.source, subreddits, from, to: read.oldest! }];
   });
 }
+
+/** The stretch a monitor over all of Reddit owes after a pause for credits, per source: the stream cannot read back, so it is a gap. */
+export function allOfRedditGaps(monitor: MonitorRow, from: string, to: string): GapRow[] {
+  return (JSON.parse(monitor.sources) as MonitorSource[]).map((source) => ({ monitorId: monitor.id, source, subreddits: JSON.parse(monitor.subreddits) as string[], from, to }));
+}

@@ -22,7 +22,8 @@ import type { MatchDelivery, PollContext } from './poller.delivery.ts';
 import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository } from './poller.repository.ts';
 import { readGroup, type Mark } from './poller.reading.ts';
-import { catchUpGaps, catchUpGroups } from './resume.ts';
+import { allOfRedditGaps, catchUpGaps, catchUpGroups } from './resume.ts';
+import { isAllOfReddit } from '../monitors.scope.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 
 /** What a catch-up adds to the cycle's report. */
@@ -117,7 +118,8 @@ export function createCreditResume(deps: {
       const { stored, paused } = await delivery.store(monitor, await delivery.judge(monitor, found, poll.judgeUntil), poll.fence);
       tally.stored += stored;
       if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
-      const gaps = catchUpGaps(reads, monitor, from);
+      // All of Reddit is never read back (no listing holds it): the stretch it owes is a gap, said so, never silently.
+      const gaps = isAllOfReddit(monitor) ? allOfRedditGaps(monitor, from, deps.clock().toISOString()) : catchUpGaps(reads, monitor, from);
       if (!(await commit(monitor, from, paused === null, gaps, poll.fence))) continue;
       for (const gap of gaps) {
         await delivery.announceGap(monitor, gap);

@@ -29,6 +29,7 @@ import type { MonitorRow } from '../monitors.tables.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { headOf, jumpOf, KINDS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position } from './stream.cycle.ts';
 import type { StreamKind } from './stream.tables.ts';
+import type { StreamRing } from './stream.ring.ts';
 
 export interface StreamReport {
   cycle: number;
@@ -56,6 +57,8 @@ export function createMonitorStream(deps: {
   /** Who holds the lease: unique per process. */
   holder: string;
   log: Pick<Logger, 'warn'>;
+  /** The recent items kept in memory for monitors' previews (stream.ring.ts); every item read goes in. */
+  ring: StreamRing;
 }) {
   const { db, clock, holder, delivery, reddit } = deps;
   const repo = createStreamRepository(db);
@@ -146,6 +149,7 @@ export function createMonitorStream(deps: {
         break;
       }
     }
+    deps.ring.add(items);
     const settled = settle({ plan, asked, returned, positions: positions as Map<StreamKind, Position>, jumps, now });
     await deliver(items, fence, report);
     const committed = await transaction(db, async (trx) => {
@@ -218,7 +222,7 @@ export function createMonitorStream(deps: {
   /** Lets another instance take over at once (a test's "restart", or a clean shutdown). */
   const release = () => repo.release(holder);
 
-  return { runCycle, start, release };
+  return { runCycle, start, release, ring: deps.ring };
 }
 
 export type MonitorStream = ReturnType<typeof createMonitorStream>;
