@@ -1,8 +1,9 @@
 /**
  * The pure decisions of one stream cycle: which fullnames to ask (the ids due a second asking first,
- * then the next ids of each kind, 100 to a request), what an answer settles (returned, asked again
- * later, unavailable), when the stream is too far behind and which ids it skips, and what each hour's
- * coverage adds up to. No I/O: stream.usecases.ts does the asking and the storing.
+ * then the next ids of each kind, 100 to a request, full requests only unless something has waited
+ * too long), what an answer settles (returned, asked again later, unavailable, not created yet), when
+ * the stream is too far behind and which ids it skips, and what each hour's coverage adds up to. No
+ * I/O: stream.usecases.ts does the asking and the storing; stream.frontier.ts says how far to walk.
  *
  * Ids are numbers here (base-36 on the wire and in the tables: 36^10 is well inside 2^53).
  */
@@ -19,6 +20,13 @@ export const IDS_PER_REQUEST = 100;
 export const RETRY_DELAY_MS = 60_000;
 /** One cycle this often: a new item is asked within about two of them. */
 export const STREAM_INTERVAL_SECONDS = 10;
+/**
+ * A request asks 100 ids, or it waits: a part-filled one costs a whole slot of the share for less,
+ * and at 100 items a second ending each cycle with one came to 6 requests a minute of 60. Only what
+ * has waited longer than this (an id known to exist and unread, a second asking overdue) is asked in
+ * a request that is not full: a quiet stretch still reads everything within about half a minute.
+ */
+export const LATENCY_BOUND_MS = 30_000;
 
 export interface Position {
   /** Every id up to this one has been asked, or skipped. */
@@ -45,11 +53,19 @@ export interface Jump {
   to: number;
 }
 
+/** How far each kind may be walked: up to the id known to exist, or the estimate past it (stream.frontier.ts). */
+export interface Reach {
+  known: number;
+  estimate: number;
+}
+
 export interface Plan {
   /** Fullnames, at most 100 per request, the retries first. */
   requests: string[][];
   /** What each fullname is: a first asking (of the walk) or the second (of `pending`). */
   retries: Map<string, PendingId>;
+  /** Per kind, the highest id known to exist when planned: an id asked above it may not exist yet. */
+  known: Map<StreamKind, number>;
 }
 
 export interface CoverageRow {
@@ -94,14 +110,27 @@ export function jumpOf(kind: StreamKind, position: Position, head: Head, maxLagS
 }
 
 /**
- * What `requests` requests ask: the ids due again first, then the next ids of each kind, the slots
- * left split between the kinds by how far each is behind (each behind kind gets at least one).
+ * What at most `requests` requests ask: the ids due again first, then the next ids of each kind up to
+ * its reach, the slots left split between the kinds by how far each is behind (each behind kind gets
+ * at least one). Only full requests of 100, unless a second asking is `overdue` or a kind has ids
+ * known to exist that have waited past LATENCY_BOUND_MS (its position's time is when the newest id
+ * read was created: its next id is no older).
  */
-export function planCycle(positions: Map<StreamKind, Position>, heads: Map<StreamKind, Head>, due: PendingId[], requests: number): Plan {
-  const capacity = Math.max(0, requests) * IDS_PER_REQUEST;
-  const retried = due.slice(0, capacity);
+export function planCycle(input: {
+  positions: Map<StreamKind, Position>;
+  reach: Map<StreamKind, Reach>;
+  due: PendingId[];
+  requests: number;
+  now: Date;
+  overdue: boolean;
+}): Plan {
+  const { positions, reach } = input;
+  const capacity = Math.max(0, input.requests) * IDS_PER_REQUEST;
+  const retried = input.due.slice(0, capacity);
   let room = capacity - retried.length;
-  const backlog = new Map(KINDS.map((kind) => [kind, Math.max(0, (heads.get(kind)?.id ?? 0) - (positions.get(kind)?.readTo ?? Infinity))]));
+  const readTo = (kind: StreamKind) => positions.get(kind)?.readTo ?? Infinity;
+  const target = (kind: StreamKind) => Math.max(reach.get(kind)?.known ?? 0, reach.get(kind)?.estimate ?? 0);
+  const backlog = new Map(KINDS.map((kind) => [kind, Math.max(0, target(kind) - readTo(kind))]));
   const total = [...backlog.values()].reduce((a, b) => a + b, 0);
   const take = new Map<StreamKind, number>();
   for (const [index, kind] of KINDS.entries()) {
@@ -116,9 +145,16 @@ export function planCycle(positions: Map<StreamKind, Position>, heads: Map<Strea
     const from = positions.get(kind)?.readTo ?? 0;
     for (let id = from + 1; id <= from + take.get(kind)!; id++) names.push(fullname(kind, id));
   }
+  const waited = KINDS.some((kind) => {
+    const position = positions.get(kind);
+    return position !== undefined && position.readTo < (reach.get(kind)?.known ?? 0) && input.now.getTime() - Date.parse(position.readToAt) > LATENCY_BOUND_MS;
+  });
+  // The newest ids of the walk are what a cut leaves for the next cycle; the retries come first.
+  const asked = input.overdue || waited ? names : names.slice(0, names.length - (names.length % IDS_PER_REQUEST));
   const requestsOut: string[][] = [];
-  for (let i = 0; i < names.length; i += IDS_PER_REQUEST) requestsOut.push(names.slice(i, i + IDS_PER_REQUEST));
-  return { requests: requestsOut, retries: new Map(retried.map((p) => [fullname(p.kind, p.id), p])) };
+  for (let i = 0; i < asked.length; i += IDS_PER_REQUEST) requestsOut.push(asked.slice(i, i + IDS_PER_REQUEST));
+  const known = new Map(KINDS.map((kind) => [kind, reach.get(kind)?.known ?? positions.get(kind)?.readTo ?? 0]));
+  return { requests: requestsOut, retries: new Map(retried.map((p) => [fullname(p.kind, p.id), p])), known };
 }
 
 /** The outcome of the requests a cycle made: what moves, what waits, what each hour covered. */
@@ -133,7 +169,9 @@ export interface Settled {
 
 /**
  * Settles what was asked (`asked`: the requests actually made, a prefix of the plan's) against the
- * fullnames returned (with their created_at), after the jumps already made this cycle.
+ * fullnames returned (with their created_at), after the jumps already made this cycle. An id of the
+ * walk above both the plan's known id and every id returned of its kind may not have been created
+ * yet: it is not settled (neither asked nor pending), and the next walk asks it again.
  */
 export function settle(input: {
   plan: Plan;
@@ -163,11 +201,17 @@ export function settle(input: {
   const pending: Settled['pending'] = [];
   const resolved: PendingId[] = [];
   const dueAt = new Date(input.now.getTime() + RETRY_DELAY_MS).toISOString();
+  const exists = new Map(input.plan.known);
+  for (const name of input.returned.keys()) {
+    const kind = name.slice(0, 2) as StreamKind;
+    if (!input.plan.retries.has(name)) exists.set(kind, Math.max(exists.get(kind) ?? 0, parseId(name.slice(3))));
+  }
   for (const name of input.asked.flat()) {
     const kind = name.slice(0, 2) as StreamKind;
     const id = parseId(name.slice(3));
     const created = input.returned.get(name);
     const retry = input.plan.retries.get(name);
+    if (!retry && id > (exists.get(kind) ?? 0)) continue;
     if (retry) {
       resolved.push(retry);
       const r = row(retry.hour, kind);

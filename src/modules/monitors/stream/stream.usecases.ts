@@ -1,8 +1,9 @@
 /**
  * The site-wide stream (issue 45; docs/api/monitors-stream.md): one reader of every new post and
  * comment on Reddit for the whole server, however many instances run (a lease lets one read at a
- * time). Each cycle it finds the newest id of each kind (the heads of `/r/all/new` and
- * `/r/all/comments`), walks the ids since its position 100 at a time through `/api/info`, and hands
+ * time). About once a minute it reads the newest id of each kind (the heads of `/r/all/new` and
+ * `/r/all/comments`) and in between estimates it (stream.frontier.ts); each cycle it walks the ids
+ * since its position in full requests of 100 through `/api/info` (stream.cycle.ts planCycle), and hands
  * every item to the poller's matcher, storage and charging (poller.cycle.ts collectMatches,
  * poller.delivery.ts): a match is stored and charged once, whoever reads it first. Ids an answer left
  * out are asked once more after a delay, then counted unavailable. Its requests are the budget's
@@ -27,13 +28,14 @@ import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 import { createStreamRepository } from './stream.repository.ts';
-import { headOf, jumpOf, KINDS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position } from './stream.cycle.ts';
+import { headOf, jumpOf, KINDS, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
+import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
 import type { StreamKind } from './stream.tables.ts';
 import type { StreamRing } from './stream.ring.ts';
 
 export interface StreamReport {
   cycle: number;
-  /** Reddit requests made: the two heads and the /api/info batches. */
+  /** Reddit requests made: the two heads (about once a minute) and the /api/info batches. */
   requests: number;
   asked: number;
   returned: number;
@@ -65,6 +67,9 @@ export function createMonitorStream(deps: {
   const intervalMs = STREAM_INTERVAL_SECONDS * 1000;
   const leaseMs = leaseFor(2 * intervalMs);
   const requestsPerCycle = streamRequestsPerCycle(deps.perMinute);
+  // Where each kind's newest id is, between head readings: in memory, as a restart reads the heads again.
+  const frontiers = new Map<StreamKind, Frontier>();
+  let headsReadMs: number | null = null;
 
   let cached: { key: string; index: MatchIndex } | null = null;
   function indexOf(monitors: MonitorRow[]): MatchIndex {
@@ -110,7 +115,9 @@ export function createMonitorStream(deps: {
     const now = clock();
     const at = now.toISOString();
     const fence = (trx: Kysely<Tables>) => createStreamRepository(trx).renew(holder, cycle, clock().getTime(), leaseMs);
-    const found = await heads(report);
+    const found = headsDue(frontiers, KINDS, headsReadMs, now) ? await heads(report) : new Map<StreamKind, Head>();
+    if (found.size === KINDS.length) headsReadMs = now.getTime();
+    for (const [kind, head] of found) frontiers.set(kind, frontierAfterHead(frontiers.get(kind), head));
     const positions = await repo.positions();
     const jumps: Jump[] = [];
     for (const [kind, head] of found) {
@@ -125,8 +132,15 @@ export function createMonitorStream(deps: {
         }
       }
     }
+    const reach = new Map<StreamKind, Reach>();
+    for (const [kind, position] of positions) {
+      // Another instance may have read since this one's frontier: its position is known to exist too.
+      const frontier = frontiers.get(kind) && frontierAfterWalk(frontiers.get(kind)!, position.readTo, position.readToAt);
+      if (frontier) reach.set(kind, { known: frontier.id, estimate: estimateOf(frontier, now) });
+    }
     const due = await repo.due(at, (requestsPerCycle - report.requests) * 100);
-    const plan = planCycle(positions, found, due, requestsPerCycle - report.requests);
+    const overdue = (await repo.due(new Date(now.getTime() - LATENCY_BOUND_MS).toISOString(), 1)).length > 0;
+    const plan = planCycle({ positions, reach, due, requests: requestsPerCycle - report.requests, now, overdue });
     const asked: string[][] = [];
     const returned = new Map<string, string>();
     const items: RedditItem[] = [];
@@ -163,6 +177,10 @@ export function createMonitorStream(deps: {
       return true;
     });
     if (!committed) throw new PollerLeaseLost();
+    for (const [kind, position] of settled.positions) {
+      const frontier = frontiers.get(kind);
+      if (frontier) frontiers.set(kind, frontierAfterWalk(frontier, position.readTo, position.readToAt));
+    }
     for (const row of settled.coverage) {
       report.asked += row.asked;
       report.returned += row.returned;
