@@ -48,6 +48,8 @@ interface Use {
   word: boolean;
   slot: number;
   parts: number;
+  /** Whether a hit can make the rule true (query.eval.ts `lifts`): only such a hit puts the rule up for evaluation. */
+  lifts: boolean;
 }
 
 interface Pattern {
@@ -124,7 +126,7 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
         // Reddit usernames are ASCII and case-insensitive.
         const name = leaf.name.toLowerCase();
         const uses = authors.get(name) ?? [];
-        uses.push({ rule, word: false, slot, parts: 0 });
+        uses.push({ rule, word: false, slot, parts: 0, lifts: leaf.lifts });
         authors.set(name, uses);
         return;
       }
@@ -142,7 +144,7 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
         };
         patterns.set(folded, pattern);
       }
-      pattern.uses.push({ rule, word: mode === 'word', slot, parts: partsOf(leaf.field) });
+      pattern.uses.push({ rule, word: mode === 'word', slot, parts: partsOf(leaf.field), lifts: leaf.lifts });
       if (leaf.positive) reported.push({ slot, text: leaf.text, folded });
     });
     return { monitorId, test, found: new Uint8Array(leaves.length), reported };
@@ -151,12 +153,19 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
   /** The rules with a hit in the item being matched; their `found` slots are cleared once it is evaluated. */
   const touched: number[] = [];
   const isTouched = new Uint8Array(rules.length);
-  const mark = ({ rule, slot }: Use) => {
-    if (isTouched[rule] === 0) {
+  /**
+   * Hits on terms a rule rules out, kept to be cleared after the item: `-author:AutoModerator` in
+   * thousands of rules would otherwise put every one of them up for evaluation on each of its comments.
+   */
+  const ruledOut: Use[] = [];
+  const mark = (use: Use) => {
+    const { rule, slot } = use;
+    compiled[rule]!.found[slot] = 1;
+    if (!use.lifts) ruledOut.push(use);
+    else if (isTouched[rule] === 0) {
       isTouched[rule] = 1;
       touched.push(rule);
     }
-    compiled[rule]!.found[slot] = 1;
   };
 
   return {
@@ -207,6 +216,8 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
         isTouched[index] = 0;
       }
       touched.length = 0;
+      for (const { rule, slot } of ruledOut) compiled[rule]!.found[slot] = 0;
+      ruledOut.length = 0;
       return result;
     },
   };

@@ -5,10 +5,15 @@
  */
 import type { QueryNode, TextField } from './query.ast.ts';
 
+/**
+ * `lifts`: under an even number of NOTs, so finding it can only make the query truer. A query is
+ * anchored (false when nothing is found: query.parse.ts), so one of these must be found for it to be
+ * true: the index weighs a rule only when one is, and a hit on a term it rules out costs nothing.
+ */
 export type QueryLeaf =
   /** `positive`: under no NOT, so a term the query asks for (reported when found), not one it rules out. */
-  | { kind: 'term'; text: string; field: TextField | null; positive: boolean }
-  | { kind: 'author'; name: string };
+  | { kind: 'term'; text: string; field: TextField | null; positive: boolean; lifts: boolean }
+  | { kind: 'author'; name: string; lifts: boolean };
 
 type Test = (found: Uint8Array, type: 'post' | 'comment') => boolean;
 
@@ -21,11 +26,11 @@ export interface CompiledQuery {
 
 export function compileQuery(node: QueryNode): CompiledQuery {
   const leaves: QueryLeaf[] = [];
-  const build = (current: QueryNode, positive: boolean): Test => {
+  const build = (current: QueryNode, positive: boolean, lifts: boolean): Test => {
     switch (current.kind) {
       case 'term':
       case 'author': {
-        const slot = leaves.push(current.kind === 'term' ? { ...current, positive } : current) - 1;
+        const slot = leaves.push(current.kind === 'term' ? { ...current, positive, lifts } : { ...current, lifts }) - 1;
         return (found) => found[slot] === 1;
       }
       case 'type': {
@@ -33,18 +38,18 @@ export function compileQuery(node: QueryNode): CompiledQuery {
         return (_, type) => type === value;
       }
       case 'not': {
-        const inner = build(current.node, false);
+        const inner = build(current.node, false, !lifts);
         return (found, type) => !inner(found, type);
       }
       case 'and': {
-        const tests = current.nodes.map((child) => build(child, positive));
+        const tests = current.nodes.map((child) => build(child, positive, lifts));
         return (found, type) => {
           for (const test of tests) if (!test(found, type)) return false;
           return true;
         };
       }
       case 'or': {
-        const tests = current.nodes.map((child) => build(child, positive));
+        const tests = current.nodes.map((child) => build(child, positive, lifts));
         return (found, type) => {
           for (const test of tests) if (test(found, type)) return true;
           return false;
@@ -52,6 +57,6 @@ export function compileQuery(node: QueryNode): CompiledQuery {
       }
     }
   };
-  const test = build(node, true);
+  const test = build(node, true, true);
   return { leaves, test };
 }
