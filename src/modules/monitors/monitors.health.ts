@@ -1,6 +1,7 @@
 import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
 import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { JudgeView } from './monitors.view.ts';
+import { streamSources, type StreamCovers } from './monitors.stream-serving.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -24,6 +25,8 @@ export interface HealthFacts {
   judge: JudgeView;
   /** The routed destinations that get nothing now, of these monitors (alerts: off or unconfirmed). */
   silent: { monitor_id: string; id: string; name: string; kind: string; status: string; off_reason: string | null }[];
+  /** What the site-wide stream covers now ({} while it is off): the sources it reads for a monitor. */
+  stream: StreamCovers;
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -103,5 +106,6 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const destinations = facts.silent
     .filter((d) => d.monitor_id === row.id)
     .map(({ id, name, kind, status, off_reason }) => ({ id, name, kind, status: status as 'off' | 'unconfirmed', reason: off_reason }));
-  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null, destinations };
+  const stream = row.status === 'active' ? streamSources(row, facts.stream) : [];
+  return { status: statusOf(subreddits), reddit: facts.reddit, subreddits, read_by_stream: stream, gaps, judge: row.intent ? facts.judge : null, destinations };
 }

@@ -22,6 +22,7 @@ import type { JudgeState } from './monitors.judge-state.ts';
 import { assertWithinLimits, usageOf, type MonitorChange, type MonitorLimits, type MonitorUsage } from './monitors.limits.ts';
 import { createMonitorsRepository } from './monitors.repository.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
+import type { StreamCovers } from './monitors.stream-serving.ts';
 import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorView, type RedditAppView } from './monitors.view.ts';
 
 export type { MonitorInput, MonitorPatch, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
@@ -100,6 +101,8 @@ export function createMonitorsUsecases(deps: {
   /** Without a language model an intent could never be judged, nor a reply drafted: asking for either is refused (503). */
   llmConfigured: boolean;
   limits: MonitorLimits;
+  /** What the site-wide stream covers now, for the health (stream/stream.serving.usecases.ts); absent while it is off. */
+  streamCovers?: () => Promise<StreamCovers>;
 }): MonitorsUsecases {
   const { db, clock, random } = deps;
   const monitors = createMonitorsRepository(db);
@@ -115,17 +118,18 @@ export function createMonitorsUsecases(deps: {
   async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
     const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
     const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
-    const [entries, cursors, gaps, silent, reddit, judged] = await Promise.all([
+    const [entries, cursors, gaps, silent, reddit, judged, stream] = await Promise.all([
       deps.subreddits.known(names),
       monitors.cursors(names, sources),
       monitors.gaps(rows.map((row) => row.id)),
       monitors.silentDestinations(rows.map((row) => row.id)),
       redditApp(),
       judgeState.read(),
+      deps.streamCovers?.() ?? {},
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const judge = { state: judged.state, since: judged.since, error: judged.detail };
-    const facts = { directory, cursors, gaps, silent, reddit, judge, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    const facts = { directory, cursors, gaps, silent, reddit, judge, stream, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 

@@ -29,6 +29,7 @@ import { destinationConfirmationMigration } from './migrations/0026_destination_
 import { webhookSecretRollMigration } from './migrations/0027_webhook_secret_roll.ts';
 import { accountTokensMigration } from './migrations/0028_account_tokens.ts';
 import { streamMigration } from './migrations/0029_stream.ts';
+import { streamWalkedSinceMigration } from './migrations/0030_stream_walked_since.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0027_webhook_secret_roll': webhookSecretRollMigration,
   '0028_account_tokens': accountTokensMigration,
   '0029_stream': streamMigration,
+  '0030_stream_walked_since': streamWalkedSinceMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

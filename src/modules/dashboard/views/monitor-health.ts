@@ -59,6 +59,8 @@ export function healthParts(health: MonitorHealth, now: string): Part[] {
   if (gaps > 0) parts.push({ text: `${plural(gaps, 'gap', 'gaps')} in 24 h`, problem: true });
   // Matches still arrive while the judge fails, but unjudged: worth a glance, not an alarm of its own.
   if (health.judge?.state === 'failing') parts.push({ text: 'relevance judge failing', problem: true });
+  // Served by the site-wide stream, its subreddits are not polled: their last reading is the stream's.
+  if (health.read_by_stream.length > 0) parts.push({ text: 'read by the site-wide stream', problem: false });
   parts.push(...freshness(health.subreddits, now));
   return parts;
 }

@@ -110,15 +110,20 @@ export function createMonitorStream(deps: {
     const found = await heads(report);
     const positions = await repo.positions();
     const jumps: Jump[] = [];
+    // Where the walk starts afresh, from the head's time: what the poller may leave to the stream begins there.
+    const restarts = new Map<StreamKind, string>();
     for (const [kind, head] of found) {
       const position = positions.get(kind);
       // Never read before: the stream starts at the head; what was created before it started is not its.
-      if (!position) positions.set(kind, { readTo: head.id, readToAt: head.at });
-      else {
+      if (!position) {
+        positions.set(kind, { readTo: head.id, readToAt: head.at });
+        restarts.set(kind, head.at);
+      } else {
         const skip = jumpOf(kind, position, head, deps.maxLagSeconds);
         if (skip) {
           jumps.push(skip.jump);
           positions.set(kind, skip.position);
+          restarts.set(kind, head.at);
         }
       }
     }
@@ -152,6 +157,7 @@ export function createMonitorStream(deps: {
       const fenced = createStreamRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
       await fenced.savePositions(settled.positions, at);
+      await fenced.walkedSince(restarts);
       await fenced.resolvePending(settled.resolved);
       await fenced.addPending(settled.pending);
       await fenced.addCoverage(settled.coverage);
