@@ -42,8 +42,9 @@ describe.each(engines)('a subreddit monitor served by the site-wide stream on %s
     clock.advance(5);
     await app.services.monitorStream!.runCycle(); // the stream starts at the heads
     const monitor = await createMonitor(app, token, { subreddits: ['r/typescript', 'r/node'], keywords: ['kysely'], sources: ['posts', 'comments'] });
-    // A rule that reads a comment's post title: the stream cannot answer it, so its comments are polled.
-    const titled = await createMonitor(app, token, { subreddits: ['r/saas'], query: 'title:kysely', sources: ['comments'] });
+    // A rule that reads a comment's post title: the stream cannot answer it (without the title, `-title:kysely`
+    // would hold for every comment), so its comments are polled, and the stream matches none for it.
+    const titled = await createMonitor(app, token, { subreddits: ['r/saas'], query: 'hello -title:kysely', sources: ['comments'] });
     const watchFrom = clock.now().getTime();
 
     await run(300, true);
@@ -68,7 +69,11 @@ describe.each(engines)('a subreddit monitor served by the site-wide stream on %s
     const stored = (await storedMatches(app, monitor.id)).map((row) => row.reddit_id);
     expect(stored.length).toBe(new Set(stored).size);
     expect(stored.sort()).toEqual(expected);
-    const titles = items.filter((item) => item.kind === 't1' && item.thing.subreddit === 'saas' && (item.thing as FakeComment).link_title!.includes('kysely')).map(name).sort();
+    const comment = (item: FirehoseItem) => item.thing as FakeComment;
+    const titles = items
+      .filter((item) => item.kind === 't1' && item.thing.subreddit === 'saas' && comment(item).body.includes('hello') && !comment(item).link_title!.includes('kysely'))
+      .map(name)
+      .sort();
     expect(titles.length).toBeGreaterThan(0);
     expect((await storedMatches(app, titled.id)).map((row) => row.reddit_id).sort()).toEqual(titles);
     expect(await app.database.db.selectFrom('monitor_gaps').selectAll().execute()).toEqual([]);

@@ -21,17 +21,27 @@ export interface StreamCover {
 /** Per source; a source absent is not served (the stream is off, stopped, or too far behind). */
 export type StreamCovers = Partial<Record<MonitorSource, StreamCover>>;
 
+type Rule = Pick<MonitorRow, 'keywords' | 'exclude_keywords' | 'query'>;
+
 /**
- * The sources of this monitor the stream serves: each it covers now, except comments for a rule with
- * a `title:` term (a comment read by id has no post title: those comments keep being polled).
+ * Whether the monitor's rule has a `title:` term: a comment read by id has no post title, so the
+ * stream cannot judge such a rule on comments (a `-title:x` would even hold for every one of them).
+ * Its comments are the poller's alone, whose listings carry the title.
  */
-export function streamSources(monitor: Pick<MonitorRow, 'sources' | 'keywords' | 'exclude_keywords' | 'query'>, covers: StreamCovers): MonitorSource[] {
+export function needsCommentTitles(monitor: Rule): boolean {
+  const keywords = JSON.parse(monitor.keywords) as string[];
+  return readsTitles(combinedQuery({ keywords, excludes: JSON.parse(monitor.exclude_keywords) as string[], query: monitor.query }));
+}
+
+/** The sources of this monitor the stream serves: each it covers now, except comments for a rule with a `title:` term (those keep being polled). */
+export function streamSources(monitor: Rule & Pick<MonitorRow, 'sources'>, covers: StreamCovers): MonitorSource[] {
   const sources = (JSON.parse(monitor.sources) as MonitorSource[]).filter((source) => covers[source] !== undefined);
-  if (!sources.includes('comments')) return sources;
-  const rule = combinedQuery({
-    keywords: JSON.parse(monitor.keywords) as string[],
-    excludes: JSON.parse(monitor.exclude_keywords) as string[],
-    query: monitor.query,
-  });
-  return readsTitles(rule) ? sources.filter((source) => source !== 'comments') : sources;
+  return sources.includes('comments') && needsCommentTitles(monitor) ? sources.filter((source) => source !== 'comments') : sources;
+}
+
+/** The monitor as the stream matches items for it: without comments when its rule needs their post's title (the poller reads those). */
+export function asStreamReads<T extends Rule & Pick<MonitorRow, 'sources'>>(monitor: T): T {
+  const sources = JSON.parse(monitor.sources) as MonitorSource[];
+  if (!sources.includes('comments') || !needsCommentTitles(monitor)) return monitor;
+  return { ...monitor, sources: JSON.stringify(sources.filter((source) => source !== 'comments')) };
 }

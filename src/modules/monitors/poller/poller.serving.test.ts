@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MonitorRow } from '../monitors.tables.ts';
-import { streamSources, type StreamCovers } from '../monitors.stream-serving.ts';
+import { asStreamReads, streamSources, type StreamCovers } from '../monitors.stream-serving.ts';
 import type { LastReads } from './poller.schedule.ts';
 import { splitByStream } from './poller.serving.ts';
 
@@ -30,6 +30,13 @@ describe('which sources of a monitor the stream serves', () => {
     expect(streamSources(monitor(['a'], { query: 'title:kysely', sources: ['posts'] }), both)).toEqual(['posts']);
     expect(streamSources(monitor(['a']), { comments: cover })).toEqual(['comments']);
     expect(streamSources(monitor(['a']), {})).toEqual([]);
+  });
+
+  it('the stream matches no comment for a title rule: it would judge it without the title (a `-title:x` would hold for every comment)', () => {
+    const titled = monitor(['a'], { query: 'kysely -title:spam' });
+    expect(asStreamReads(titled).sources).toBe('["posts"]');
+    const plain = monitor(['a']);
+    expect(asStreamReads(plain)).toBe(plain);
   });
 });
 

@@ -26,6 +26,7 @@ import { PollerLeaseLost } from '../poller/poller.repository.ts';
 import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
+import { asStreamReads } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { headOf, jumpOf, KINDS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position } from './stream.cycle.ts';
 import type { StreamKind } from './stream.tables.ts';
@@ -93,7 +94,8 @@ export function createMonitorStream(deps: {
     const storing = pLimit(1);
     const judgeUntil = performance.now() + intervalMs;
     await Promise.all(
-      [...collectMatches(reads, monitors.filter(isCaughtUp), indexOf(monitors))].map(async ([monitorId, found]) => {
+      // A rule that needs a comment's post title gets its comments from the poller: the stream reads them without one.
+      [...collectMatches(reads, monitors.filter(isCaughtUp).map(asStreamReads), indexOf(monitors))].map(async ([monitorId, found]) => {
         const monitor = byId.get(monitorId)!;
         const judged = await delivery.judge(monitor, found, judgeUntil);
         const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
