@@ -147,9 +147,9 @@ export async function createServices(config: Config, overrides: Overrides = {}) 
   const delivery = createMatchDelivery({ db, clock, random, prices, webhooks, judging, drafts: generate, alerts });
   const holder = `${hostname()}:${process.pid}:${random(6).toString('hex')}`;
   const perCycle = requestsPerCycle(config.redditRequestsPerMinute - streamPerMinute(config.stream, config.redditRequestsPerMinute), config.monitors.intervalSeconds);
-  const monitorPoller = createMonitorPoller({ db, reddit, subreddits, delivery, judging, clock, config: config.monitors, prices, requestsPerCycle: perCycle, holder, log });
-  // The site-wide stream, when REDDIT_STREAM_SHARE gives it a share: null otherwise (monitor-stream.ts).
+  // The site-wide stream, when REDDIT_STREAM_SHARE gives it a share: null otherwise (monitor-stream.ts). While it serves, the poller lists less.
   const monitorStream = openMonitorStream(config, { db, reddit, delivery, clock, holder, log });
+  const monitorPoller = createMonitorPoller({ db, reddit, subreddits, delivery, judging, clock, config: config.monitors, prices, requestsPerCycle: perCycle, holder, log, streamCovers: monitorStream?.covers });
 
   const rateLimit = await createRateLimits(config, db, clock);
 

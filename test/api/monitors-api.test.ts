@@ -57,6 +57,7 @@ describe.each(engines)('the monitors API on %s', (engine) => {
           { subreddit: 'r/node', state: 'ok', stale: false, last_read_at: null, last_error: null },
           { subreddit: 'r/TypeScript', state: 'ok', stale: false, last_read_at: null, last_error: null },
         ],
+        read_by_stream: [],
         gaps: [],
         judge: null,
         stream: null,

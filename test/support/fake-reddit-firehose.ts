@@ -22,6 +22,10 @@
  *   slower so the mean stays `perSecond`, each second's count drawn around that.
  * - The heads: `/r/all/new` and `/r/all/comments` (limit ≤ 100) list the newest visible posts and
  *   comments, newest first: where a reader learns the newest id of each kind.
+ * - The same items are in their subreddits' listings (`/r/x/new`, `/r/x/comments`, through `listed`),
+ *   as on Reddit, where one post is both in `/r/all/new` and its own subreddit's: so a subreddit monitor
+ *   can be read by the stream and by the poller alike (issue 45, the poller's fallback). A listing shows
+ *   what `/api/info` shows (`visibleMs`; deleted ones never), with its post's title on a comment.
  * Time is the test's: items exist once `clock()` has passed their creation; nothing runs on timers.
  */
 import type { FakePost } from './fake-reddit.ts';
@@ -156,6 +160,11 @@ export function createFirehose(options: FirehoseOptions) {
         [found[i], found[j]] = [found[j]!, found[i]!];
       }
       return found;
+    },
+    /** The visible posts (t3) or comments (t1), oldest first, as fake-reddit.ts's own: what subreddit listings add to its `posts` and `comments`. */
+    listed(kind: FirehoseKind): (FakePost | FakeComment)[] {
+      const now = sync();
+      return items.filter((item) => item.kind === kind && visible(item, now)).map((item) => item.thing);
     },
     /** `/r/all/new` and `/r/all/comments`: the newest visible items of the kind, newest first; null for any other path. */
     head(path: string, params: URLSearchParams): Json | null {

@@ -27,7 +27,7 @@
  * - `GET /api/info?id=t3_…,t1_…`: a Listing of the posts (t3) and comments (t1) it knows, unknown ids left out;
  *   a comment there has no `link_title` (a reply draft reads its post by `link_id` for the title). At most
  *   the first 100 ids asked are answered. With `firehose` set, its items too, and `/r/all/new` and
- *   `/r/all/comments` list its newest (fake-reddit-firehose.ts).
+ *   `/r/all/comments` list its newest, and subreddit listings its items (fake-reddit-firehose.ts).
  * - `GET /api/info?sr_name=a,b,c` and `blockApp(...)`: see fake-reddit-subreddits.ts.
  * - A request without a User-Agent (or with undici's default "node"/"undici") gets 429, as Reddit
  *   answers clients that do not identify themselves.
@@ -246,7 +246,7 @@ export async function startFakeReddit(): Promise<FakeReddit> {
     const readable = names.filter((name) => stateOf(name) === 'public');
     if (match[2] === 'search') return send(res, 200, searchListing(fake.posts, fake.extraChildren, readable, url.searchParams), rate);
     const lower = new Set(readable.map((name) => name.toLowerCase()));
-    const listing = match[2] === 'new' ? streamListing(fake.posts, 't3', lower, url.searchParams) : streamListing(fake.comments, 't1', lower, url.searchParams);
+    const listing = match[2] === 'new' ? streamListing([...fake.posts, ...((fake.firehose?.listed('t3') ?? []) as FakePost[])], 't3', lower, url.searchParams) : streamListing([...fake.comments, ...((fake.firehose?.listed('t1') ?? []) as FakeComment[])], 't1', lower, url.searchParams);
     send(res, 200, listing, rate);
   }
 

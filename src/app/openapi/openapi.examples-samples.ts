@@ -77,6 +77,7 @@ export const monitor = {
     status: 'ok',
     reddit: { state: 'ok', since: null },
     subreddits: [{ subreddit: 'r/SaaS', state: 'ok', stale: false, last_read_at: created, last_error: null }],
+    read_by_stream: [],
     gaps: [],
     judge: { state: 'ok', since: null, error: null }, stream: null,
     destinations: [{ id: 'dst_0192f0c1a2b3aa11bb22cc33dd44', name: 'Leads', kind: 'discord', status: 'off', reason: 'Discord says the webhook was deleted (Unknown Webhook)' }],

@@ -42,6 +42,12 @@ export const health = Type.Object(
         ),
       }),
     ),
+    read_by_stream: Type.Array(source, {
+      description:
+        'The sources the site-wide stream reads for this monitor now: their subreddits are not polled ' +
+        'meanwhile, and `last_read_at` is when the stream last covered them. Polling resumes when the stream stops or falls behind. ' +
+        'Empty while the stream is off, and for the comments of a rule with a `title:` term (a comment read by id has no post title).',
+    }),
     judge: nullable(
       Type.Object(
         {

@@ -2,6 +2,7 @@ import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
 import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { JudgeView } from './monitors.view.ts';
 import { isAllOfReddit } from './monitors.scope.ts';
+import { streamSources, type StreamCovers } from './monitors.stream-serving.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -27,6 +28,8 @@ export interface HealthFacts {
   silent: { monitor_id: string; id: string; name: string; kind: string; status: string; off_reason: string | null }[];
   /** Whether this server runs the site-wide stream (REDDIT_STREAM_SHARE above 0): a monitor over all of Reddit is read by it alone. */
   streamOn: boolean;
+  /** What the site-wide stream covers now ({} while it is off): the sources it reads for a monitor. */
+  stream: StreamCovers;
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -117,5 +120,7 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const stream = all ? (facts.streamOn ? { state: 'reading' as const, detail: null } : { state: 'off' as const, detail: STREAM_OFF_DETAIL }) : null;
   // Unread because the stream is off: as stale as a subreddit nothing reads, and only while active.
   const status = all && !facts.streamOn && row.status === 'active' ? 'stale' : statusOf(subreddits);
-  return { status, reddit: facts.reddit, subreddits, gaps, judge: row.intent ? facts.judge : null, stream, destinations };
+  // The sources of a monitor naming subreddits that the stream reads instead of the poller (all of Reddit's: `stream`).
+  const readByStream = !all && row.status === 'active' ? streamSources(row, facts.stream) : [];
+  return { status, reddit: facts.reddit, subreddits, read_by_stream: readByStream, gaps, judge: row.intent ? facts.judge : null, stream, destinations };
 }

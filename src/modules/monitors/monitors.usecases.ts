@@ -24,6 +24,7 @@ import { createMonitorsRepository } from './monitors.repository.ts';
 import { isAllOfReddit } from './monitors.scope.ts';
 import { ALL_OF_REDDIT } from '../../shared/http/subreddit.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
+import type { StreamCovers } from './monitors.stream-serving.ts';
 import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorPreview, type MonitorView, type RedditAppView } from './monitors.view.ts';
 
 export type { MonitorInput, MonitorPatch, MonitorPreview, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
@@ -108,6 +109,8 @@ export function createMonitorsUsecases(deps: {
   limits: MonitorLimits;
   /** Whether this server runs the site-wide stream: a monitor over all of Reddit needs it (503 `monitors.stream_off` otherwise). */
   streamOn: boolean;
+  /** What the site-wide stream covers now, for the health (stream/stream.serving.usecases.ts); absent while it is off. */
+  streamCovers?: () => Promise<StreamCovers>;
   /** What a monitor's rule would have matched in the stream's last hour, with the server's daily limit (app/monitor-stream.ts). */
   preview: (row: MonitorRow) => MonitorPreview;
 }): MonitorsUsecases {
@@ -125,17 +128,18 @@ export function createMonitorsUsecases(deps: {
   async function viewsOf(rows: MonitorRow[]): Promise<MonitorView[]> {
     const names = [...new Set(rows.flatMap((row) => (JSON.parse(row.subreddits) as string[]).map((s) => s.slice(2).toLowerCase())))];
     const sources = [...new Set(rows.flatMap((row) => JSON.parse(row.sources) as MonitorSource[]))];
-    const [entries, cursors, gaps, silent, reddit, judged] = await Promise.all([
+    const [entries, cursors, gaps, silent, reddit, judged, stream] = await Promise.all([
       deps.subreddits.known(names),
       monitors.cursors(names, sources),
       monitors.gaps(rows.map((row) => row.id)),
       monitors.silentDestinations(rows.map((row) => row.id)),
       redditApp(),
       judgeState.read(),
+      deps.streamCovers?.() ?? {},
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const judge = { state: judged.state, since: judged.since, error: judged.detail };
-    const facts = { directory, cursors, gaps, silent, reddit, judge, streamOn: deps.streamOn, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
+    const facts = { directory, cursors, gaps, silent, reddit, judge, streamOn: deps.streamOn, stream, now: clock(), staleAfterMs: 2 * deps.intervalSeconds * 1000 };
     return rows.map((row): MonitorView => toMonitorView(row, healthOf(row, facts)));
   }
 

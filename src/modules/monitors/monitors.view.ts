@@ -52,6 +52,8 @@ export interface MonitorHealth {
     last_read_at: string | null;
     last_error: { code: RedditErrorCode; at: string } | null;
   }[];
+  /** The sources the site-wide stream reads for it now (monitors.stream-serving.ts): their subreddits are not polled meanwhile. */
+  read_by_stream: MonitorSource[];
   /** Newest first, at most 20. */
   gaps: { source: MonitorSource; subreddits: string[]; from: string; to: string; recorded_at: string }[];
   /** The relevance judge as the poller last saw it; null for a monitor without an intent. */

@@ -30,6 +30,7 @@ import { webhookSecretRollMigration } from './migrations/0027_webhook_secret_rol
 import { accountTokensMigration } from './migrations/0028_account_tokens.ts';
 import { streamMigration } from './migrations/0029_stream.ts';
 import { monitorExcludeSubredditsMigration } from './migrations/0030_monitor_exclude_subreddits.ts';
+import { streamWalkedSinceMigration } from './migrations/0031_stream_walked_since.ts';
 
 /** Both engines run the same migrations, one numbered file each under migrations/, applied in this order. */
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0028_account_tokens': accountTokensMigration,
   '0029_stream': streamMigration,
   '0030_monitor_exclude_subreddits': monitorExcludeSubredditsMigration,
+  '0031_stream_walked_since': streamWalkedSinceMigration,
 };
 
 /** Applies every migration, or those up to and including `upTo` (a test builds an older shape with it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andQueries, combinedQuery, keywordsQuery, parseQuery, printQuery, QuerySyntaxError, searchTerms, type QueryNode, type TextField } from './query.ts';
+import { andQueries, combinedQuery, keywordsQuery, parseQuery, printQuery, QuerySyntaxError, readsTitles, searchTerms, type QueryNode, type TextField } from './query.ts';
 
 // Plain objects, not the parser's constructors, so flattening and simplifying are checked too.
 const w = (text: string, field: TextField | null = null): QueryNode => ({ kind: 'term', text, field });
@@ -217,5 +217,14 @@ describe('the terms a search asks for', () => {
   it('is empty for a query of authors and flairs alone', () => {
     expect(searchTerms(parseQuery('author:spez OR author:kn0thing'))).toEqual([]);
     expect(searchTerms(parseQuery('flair:Question author:spez'))).toEqual([]);
+  });
+});
+
+describe('whether a rule reads titles', () => {
+  it('is true for a title: term anywhere, under a NOT too, and false otherwise', () => {
+    expect(readsTitles(parseQuery('kysely OR title:postgres'))).toBe(true);
+    expect(readsTitles(parseQuery('kysely -title:spam'))).toBe(true);
+    expect(readsTitles(parseQuery('body:kysely author:someone type:comment'))).toBe(false);
+    expect(readsTitles(keywordsQuery(['title'], ['x']))).toBe(false);
   });
 });

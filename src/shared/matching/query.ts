@@ -58,3 +58,15 @@ export function searchTerms(node: QueryNode): string[] {
   return [...found.values()];
 }
 
+
+/**
+ * Whether the query has a `title:` term anywhere (under a NOT too, where a missing title makes the
+ * NOT true): a comment read by id comes without its post's title, so such a rule cannot be answered
+ * for comments from `/api/info` (the site-wide stream) and needs the listings, which carry it.
+ */
+export function readsTitles(node: QueryNode): boolean {
+  if (node.kind === 'term') return node.field === 'title';
+  if (node.kind === 'not') return readsTitles(node.node);
+  if (node.kind === 'and' || node.kind === 'or') return node.nodes.some(readsTitles);
+  return false;
+}

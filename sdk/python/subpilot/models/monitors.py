@@ -52,6 +52,7 @@ class MonitorHealth(TypedDict):
     status: Literal["ok", "stale", "unavailable"]
     reddit: MonitorHealthReddit
     subreddits: List[MonitorHealthSubreddit]
+    read_by_stream: List[Literal["posts", "comments"]]
     judge: Optional[MonitorHealthJudge]
     gaps: List[MonitorHealthGap]
     stream: Optional[MonitorHealthStream]

@@ -13,7 +13,7 @@ const sub = (subreddit: string, over: Partial<MonitorHealth['subreddits'][number
 });
 /** The health with what the summary does not read filled in. */
 const words = (health: Pick<MonitorHealth, 'subreddits' | 'gaps'> & Partial<MonitorHealth>) =>
-  healthSummary({ status: 'ok', reddit: { state: 'ok', since: null }, judge: null, stream: null, destinations: [], ...health }, NOW).value.replace(/<[^>]+>/g, '');
+  healthSummary({ status: 'ok', reddit: { state: 'ok', since: null }, judge: null, stream: null, destinations: [], read_by_stream: [], ...health }, NOW).value.replace(/<[^>]+>/g, '');
 
 describe('a monitor’s health in a few words', () => {
   it('says how long ago in seconds, minutes, hours or days, never less than 0 s', () => {

@@ -61,7 +61,11 @@ export function healthParts(health: MonitorHealth, now: string): Part[] {
   if (health.judge?.state === 'failing') parts.push({ text: 'relevance judge failing', problem: true });
   // All of Reddit: the stream reads it, or nothing does.
   if (health.stream) parts.push(health.stream.state === 'off' ? { text: 'not read: the stream is off', problem: true } : { text: 'all of Reddit, from the stream', problem: false });
-  else parts.push(...freshness(health.subreddits, now));
+  else {
+    // Served by the site-wide stream, its subreddits are not polled: their last reading is the stream's.
+    if (health.read_by_stream.length > 0) parts.push({ text: 'read by the site-wide stream', problem: false });
+    parts.push(...freshness(health.subreddits, now));
+  }
   return parts;
 }
 

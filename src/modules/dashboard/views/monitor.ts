@@ -91,6 +91,13 @@ function judgeLine(judge: MonitorHealth['judge']): Html | null {
   because the relevance judge fails: <bdi>${judge.error ?? 'no reason given'}</bdi>.</p>`;
 }
 
+/** Who reads the monitor's subreddits: said, so a "last read" time is not taken for the poller's. */
+function streamLine(sources: MonitorHealth['read_by_stream']): Html | null {
+  if (sources.length === 0) return null;
+  return html`<p class="mon-health-status">Read by the site-wide stream (${sources.join(' and ')}): these subreddits are not polled meanwhile, and are
+  polled again if the stream stops or falls behind.</p>`;
+}
+
 /** A list rather than a table: on a phone a table would scroll the last error, the part that matters, out of sight. */
 function healthSection(health: MonitorHealth): Html {
   const words = HEALTH_WORDS[health.status];
@@ -98,6 +105,7 @@ function healthSection(health: MonitorHealth): Html {
   <h2 id="health">Health</h2>
   ${words ? html`<p class="mon-health-status">${badge(health.status)} ${words}</p>` : null}
   ${judgeLine(health.judge)}
+  ${streamLine(health.read_by_stream)}
   ${silentDestinationLines(health.destinations)}
   <ul class="mon-health">${health.subreddits.map(
     (s) => html`<li><strong>${isolated(s.subreddit)}</strong> ${badge(s.state)}${s.stale ? html` ${badge('stale')}` : null}

@@ -137,6 +137,27 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
     }
   },
 
+  /**
+   * The site-wide stream read these names up to `markAt` (poller.serving.ts): each mark moves there
+   * unless it is already later (a mark never goes back), forgetting the overlap's fullnames (things read
+   * twice are skipped by the unique (monitor, thing) row), and `read_at` says they were read well now.
+   */
+  async coverByStream(names: string[], source: MonitorSource, markAt: string, now: string): Promise<void> {
+    for (let i = 0; i < names.length; i += 500) {
+      const chunk = names.slice(i, i + 500);
+      const fresh = { mark: null, mark_at: markAt, seen: '{}', read_at: now, error: null, error_at: null };
+      await db.insertInto('monitor_cursors').values(chunk.map((subreddit) => ({ subreddit, source, ...fresh }))).onConflict((oc) => oc.columns(['subreddit', 'source']).doNothing()).execute();
+      await db
+        .updateTable('monitor_cursors')
+        .set({ mark: null, mark_at: markAt, seen: '{}' })
+        .where('source', '=', source)
+        .where('subreddit', 'in', chunk)
+        .where((eb) => eb.or([eb('mark_at', 'is', null), eb('mark_at', '<', markAt)]))
+        .execute();
+      await db.updateTable('monitor_cursors').set({ read_at: now, error: null, error_at: null }).where('source', '=', source).where('subreddit', 'in', chunk).execute();
+    }
+  },
+
   /** Reddit failed on these names: the marks stay, so the next good read catches up from them. */
   async recordError(names: string[], source: MonitorSource, error: string, now: string): Promise<void> {
     for (const subreddit of names) {

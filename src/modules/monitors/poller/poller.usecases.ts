@@ -22,7 +22,9 @@ import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
 import { collectMatches, gapsOf, indexOfMonitors, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import { readGroup } from './poller.reading.ts';
-import { planReads } from './poller.schedule.ts';
+import { planReads, type LastReads } from './poller.schedule.ts';
+import { splitByStream, type StreamSplit } from './poller.serving.ts';
+import type { StreamCovers } from '../monitors.stream-serving.ts';
 import { watchRedditApp } from './reddit-app.usecases.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import { isCaughtUp } from './resume.ts';
@@ -65,6 +67,8 @@ export function createMonitorPoller(deps: {
   /** Who holds the lease: unique per process. */
   holder: string;
   log: Pick<Logger, 'warn'>;
+  /** What the site-wide stream covers now (stream/stream.serving.usecases.ts); absent while it is off: everything is polled. */
+  streamCovers?: () => Promise<StreamCovers>;
 }) {
   const { db, clock, config, holder, delivery } = deps;
   // Reads go through a counter of Reddit's answers, so a blocked or failing app is told once per change.
@@ -124,14 +128,15 @@ export function createMonitorPoller(deps: {
    * Reads the planned groups in order (every account's first round before anyone's second) until this
    * cycle's share of the budget is spent; the rest is read first next cycle, from its marks.
    */
-  async function readAll(monitors: MonitorRow[], report: CycleReport, now: Date) {
+  async function readAll(monitors: MonitorRow[], { polled, served }: StreamSplit, lastReads: LastReads, report: CycleReport, now: Date) {
     const at = now.toISOString();
     const known = new Map((await deps.subreddits.known(monitors.flatMap(subredditsOf))).map((entry) => [entry.name, entry]));
-    const lastReads = await repo.lastReads();
-    const plan = planReads(monitors, (name) => (known.get(name)?.state ?? 'ok') === 'ok', lastReads);
+    // Only what the site-wide stream does not serve is listed (poller.serving.ts).
+    const plan = planReads(polled, (name) => (known.get(name)?.state ?? 'ok') === 'ok', lastReads);
     // A group read by the last cycle may wait one cycle; one that already waited takes what it gets.
     const recently = new Date(now.getTime() - 1.5 * intervalMs).toISOString();
-    const soon = [...new Set(plan.slice(0, deps.requestsPerCycle).flatMap((group) => group.names))];
+    // A served subreddit's state is still checked: the stream cannot tell a private one from a quiet one.
+    const soon = [...new Set([...plan.slice(0, deps.requestsPerCycle).flatMap((group) => group.names), ...served.flatMap((s) => s.names)])];
     const { states, lookups } = await statesOf(soon, known, monitors, Math.max(1, Math.min(STATE_REQUESTS_PER_CYCLE, Math.floor(deps.requestsPerCycle / 10))));
     let budget = deps.requestsPerCycle - lookups;
     const reads: ReadGroup[] = [];
@@ -144,7 +149,7 @@ export function createMonitorPoller(deps: {
       const names = group.names.filter((name) => (states.get(name) ?? 'ok') === 'ok');
       if (names.length === 0) continue;
       const marks = await repo.marks(names, source);
-      const since = sinceOf(names.filter((name) => !marks.has(name)), source, monitors);
+      const since = sinceOf(names.filter((name) => !marks.has(name)), source, polled);
       try {
         const pages = Math.min(config.maxPagesPerCycle, budget);
         const read = await readGroup(reddit!, { names, source, marks, since, now }, pages);
@@ -178,11 +183,12 @@ export function createMonitorPoller(deps: {
   }
 
   /** Moves the marks and records the gaps, only while this holder still has this cycle. */
-  async function commit(cycle: number, reads: ReadGroup[], gaps: GapRow[], at: string): Promise<boolean> {
+  async function commit(cycle: number, reads: ReadGroup[], served: StreamSplit['served'], gaps: GapRow[], at: string): Promise<boolean> {
     return transaction(db, async (trx) => {
       const fenced = createPollerRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
       for (const read of reads) if (!read.cut) await fenced.advance(read.names, read.source, read, at);
+      for (const { names, source, to } of served) await fenced.coverByStream(names, source, to, at);
       for (const gap of gaps) await fenced.insertGap({ ...gap, now: at });
       return true;
     });
@@ -198,7 +204,9 @@ export function createMonitorPoller(deps: {
     await creditPauses.resumeFunded(at);
     const monitors = await repo.activeMonitors();
     if (monitors.length > 0 && reddit) {
-      const reads = await readAll(monitors, report, now);
+      const lastReads = await repo.lastReads();
+      const split = splitByStream(monitors, (await deps.streamCovers?.()) ?? {}, lastReads);
+      const reads = await readAll(monitors, split, lastReads, report, now);
       // Not per item: a broken or hostile upstream could send thousands.
       if (report.ignored > 0) deps.log.warn({ ignored: report.ignored, cycle }, 'listing items that cannot be right were left out (another subreddit, the wrong kind, or dated in the future)');
       await settleRedditApp(monitors, at);
@@ -221,8 +229,9 @@ export function createMonitorPoller(deps: {
           if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
         }),
       );
-      const gaps = gapsOf(reads, current);
-      if (await commit(cycle, reads, gaps, at)) {
+      // A gap concerns the sources the poller reads: the stream served the others.
+      const gaps = gapsOf(reads, split.polled.filter(isCaughtUp));
+      if (await commit(cycle, reads, split.served, gaps, at)) {
         report.gaps = gaps.length;
         for (const gap of gaps) {
           await delivery.announceGap(byId.get(gap.monitorId)!, gap);

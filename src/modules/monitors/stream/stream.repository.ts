@@ -33,6 +33,14 @@ export const createStreamRepository = (db: Kysely<Tables>) => ({
     }
   },
 
+  /** The stream started walking a kind afresh (its first start, or a jump ahead) from the head of that time. */
+  async walkedSince(restarts: Map<StreamKind, string>): Promise<void> {
+    for (const [kind, at] of restarts) await db.updateTable('stream_positions').set({ walked_since: at }).where('kind', '=', kind).execute();
+  },
+
+  /** What the poller needs to know whether the stream serves subreddit monitors (stream.serving.ts). */
+  serving: () => db.selectFrom('stream_positions').select(['kind', 'read_to_at', 'updated_at', 'walked_since']).execute(),
+
   /** The ids due their second asking at `now`, oldest due first. */
   async due(now: string, limit: number): Promise<PendingId[]> {
     const rows = await db.selectFrom('stream_pending').selectAll().where('due_at', '<=', now).orderBy('due_at').orderBy('kind').limit(limit).execute();

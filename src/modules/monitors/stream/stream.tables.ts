@@ -8,6 +8,12 @@ export interface StreamPositionsTable {
   /** The newest `created_at` returned at or below `read_to` (an estimate after a skip): how far behind the stream is. */
   read_to_at: string;
   updated_at: string;
+  /**
+   * Every id created after this time (the head's when the stream first started, or when it last
+   * jumped ahead) has been, or will be, asked: the poller's test for serving a subreddit monitor from
+   * the stream (migration 0030). Null only between a new row's insert and its commit.
+   */
+  walked_since: string | null;
 }
 
 export interface StreamPendingTable {

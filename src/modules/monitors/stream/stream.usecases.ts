@@ -27,6 +27,7 @@ import { PollerLeaseLost } from '../poller/poller.repository.ts';
 import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
+import { asStreamReads } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { headOf, jumpOf, KINDS, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
 import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
@@ -101,7 +102,8 @@ export function createMonitorStream(deps: {
     const storing = pLimit(1);
     const judgeUntil = performance.now() + intervalMs;
     await Promise.all(
-      [...collectMatches(reads, monitors.filter(isCaughtUp), indexOf(monitors))].map(async ([monitorId, found]) => {
+      // A rule that needs a comment's post title gets its comments from the poller: the stream reads them without one.
+      [...collectMatches(reads, monitors.filter(isCaughtUp).map(asStreamReads), indexOf(monitors))].map(async ([monitorId, found]) => {
         const monitor = byId.get(monitorId)!;
         const judged = await delivery.judge(monitor, found, judgeUntil);
         const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
@@ -120,15 +122,20 @@ export function createMonitorStream(deps: {
     for (const [kind, head] of found) frontiers.set(kind, frontierAfterHead(frontiers.get(kind), head));
     const positions = await repo.positions();
     const jumps: Jump[] = [];
+    // Where the walk starts afresh, from the head's time: what the poller may leave to the stream begins there.
+    const restarts = new Map<StreamKind, string>();
     for (const [kind, head] of found) {
       const position = positions.get(kind);
       // Never read before: the stream starts at the head; what was created before it started is not its.
-      if (!position) positions.set(kind, { readTo: head.id, readToAt: head.at });
-      else {
+      if (!position) {
+        positions.set(kind, { readTo: head.id, readToAt: head.at });
+        restarts.set(kind, head.at);
+      } else {
         const skip = jumpOf(kind, position, head, deps.maxLagSeconds);
         if (skip) {
           jumps.push(skip.jump);
           positions.set(kind, skip.position);
+          restarts.set(kind, head.at);
         }
       }
     }
@@ -170,6 +177,7 @@ export function createMonitorStream(deps: {
       const fenced = createStreamRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
       await fenced.savePositions(settled.positions, at);
+      await fenced.walkedSince(restarts);
       await fenced.resolvePending(settled.resolved);
       await fenced.addPending(settled.pending);
       await fenced.addCoverage(settled.coverage);

@@ -1,0 +1,47 @@
+/**
+ * Which of a monitor's sources the site-wide stream (stream/) serves while it runs, so the poller
+ * (poller/) stops reading them and the monitor's health says so (issue 45). Pure, and here rather than
+ * in either reader's folder: both readers and the health import it, and folders never import each
+ * other in a loop. docs/api/monitors-stream.md, "Subreddit monitors".
+ */
+import { combinedQuery, readsTitles } from '../../shared/matching/query.ts';
+import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
+
+/** What the stream covers now for one source, from its committed state (stream/stream.serving.ts). */
+export interface StreamCover {
+  /**
+   * Every item of the source created before this time was asked, or will not be asked by the stream
+   * any more: a poller taking over reads back to it (its marks are moved there while the stream serves).
+   */
+  to: string;
+  /** Every item created after this time was (or is being) walked without a skip: the stream's first start or its last jump. */
+  since: string;
+}
+
+/** Per source; a source absent is not served (the stream is off, stopped, or too far behind). */
+export type StreamCovers = Partial<Record<MonitorSource, StreamCover>>;
+
+type Rule = Pick<MonitorRow, 'keywords' | 'exclude_keywords' | 'query'>;
+
+/**
+ * Whether the monitor's rule has a `title:` term: a comment read by id has no post title, so the
+ * stream cannot judge such a rule on comments (a `-title:x` would even hold for every one of them).
+ * Its comments are the poller's alone, whose listings carry the title.
+ */
+export function needsCommentTitles(monitor: Rule): boolean {
+  const keywords = JSON.parse(monitor.keywords) as string[];
+  return readsTitles(combinedQuery({ keywords, excludes: JSON.parse(monitor.exclude_keywords) as string[], query: monitor.query }));
+}
+
+/** The sources of this monitor the stream serves: each it covers now, except comments for a rule with a `title:` term (those keep being polled). */
+export function streamSources(monitor: Rule & Pick<MonitorRow, 'sources'>, covers: StreamCovers): MonitorSource[] {
+  const sources = (JSON.parse(monitor.sources) as MonitorSource[]).filter((source) => covers[source] !== undefined);
+  return sources.includes('comments') && needsCommentTitles(monitor) ? sources.filter((source) => source !== 'comments') : sources;
+}
+
+/** The monitor as the stream matches items for it: without comments when its rule needs their post's title (the poller reads those). */
+export function asStreamReads<T extends Rule & Pick<MonitorRow, 'sources'>>(monitor: T): T {
+  const sources = JSON.parse(monitor.sources) as MonitorSource[];
+  if (!sources.includes('comments') || !needsCommentTitles(monitor)) return monitor;
+  return { ...monitor, sources: JSON.stringify(sources.filter((source) => source !== 'comments')) };
+}

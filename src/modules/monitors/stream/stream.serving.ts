@@ -1,0 +1,45 @@
+/**
+ * Whether the site-wide stream serves subreddit monitors now, per source, from its committed state
+ * (issue 45; docs/api/monitors-stream.md, "Subreddit monitors"). Pure: stream.serving.usecases.ts
+ * reads the rows, the poller (poller/poller.serving.ts) and the monitors' health use the answer.
+ *
+ * A kind is served while the stream is alive and near the head: its position was committed within
+ * STALE_AFTER_CYCLES cycles (a reader that stopped, lost its lease or crashed stops serving within
+ * half a minute), and its lag (now less the newest item it has read) is under half of
+ * REDDIT_STREAM_MAX_LAG_SECONDS, so the poller takes over well before the stream would skip ids.
+ */
+import type { StreamCovers } from '../monitors.stream-serving.ts';
+import type { MonitorSource } from '../monitors.tables.ts';
+import { RETRY_DELAY_MS, STREAM_INTERVAL_SECONDS } from './stream.cycle.ts';
+import type { StreamKind } from './stream.tables.ts';
+
+/** Cycles without a commit after which the stream no longer serves: one late or failed cycle is not a stop. */
+export const STALE_AFTER_CYCLES = 3;
+
+const SOURCE: Record<StreamKind, MonitorSource> = { t3: 'posts', t1: 'comments' };
+
+export interface ServingRow {
+  kind: StreamKind;
+  read_to_at: string;
+  updated_at: string;
+  walked_since: string | null;
+}
+
+/**
+ * What the stream covers, per source it serves. `to` is its position's time less what may still be
+ * unread below it: an id left out of its first answer waits up to RETRY_DELAY_MS for its second asking,
+ * and was first asked when the stream was about as far behind as now; a poller taking over reads back
+ * to there (and its own overlap), so an id the stream would have asked again is not lost if it stops.
+ */
+export function coversOf(rows: ServingRow[], now: Date, maxLagSeconds: number): StreamCovers {
+  const covers: StreamCovers = {};
+  const aliveSince = now.getTime() - STALE_AFTER_CYCLES * STREAM_INTERVAL_SECONDS * 1000;
+  for (const row of rows) {
+    if (row.walked_since === null || Date.parse(row.updated_at) < aliveSince) continue;
+    const lagMs = Math.max(0, now.getTime() - Date.parse(row.read_to_at));
+    if (lagMs >= (maxLagSeconds * 1000) / 2) continue;
+    const to = new Date(Date.parse(row.read_to_at) - RETRY_DELAY_MS - lagMs).toISOString();
+    covers[SOURCE[row.kind]] = { to, since: row.walked_since };
+  }
+  return covers;
+}

@@ -1,0 +1,16 @@
+/**
+ * What the site-wide stream covers now (stream.serving.ts), read from its committed rows: the poller
+ * asks it each cycle (passed in by the composition root, so the poller imports nothing of the stream)
+ * and the monitors' health shows it. Only built while the stream is configured on.
+ */
+import type { Database } from '../../../shared/db/database.ts';
+import type { StreamCovers } from '../monitors.stream-serving.ts';
+import { createStreamRepository } from './stream.repository.ts';
+import { coversOf } from './stream.serving.ts';
+
+export function createStreamServing(deps: { db: Database; clock: () => Date; maxLagSeconds: number }) {
+  const repo = createStreamRepository(deps.db);
+  return {
+    covers: async (): Promise<StreamCovers> => coversOf(await repo.serving(), deps.clock(), deps.maxLagSeconds),
+  };
+}
