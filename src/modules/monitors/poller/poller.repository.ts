@@ -12,13 +12,6 @@ import type { MonitorSource, PausedReason } from '../monitors.tables.ts';
 
 const LEASE = 'monitors';
 
-/** This instance no longer holds the poller lease: the cycle stops and commits nothing more. */
-export class PollerLeaseLost extends Error {
-  constructor() {
-    super('the monitors poller lease passed to another instance');
-    this.name = 'PollerLeaseLost';
-  }
-}
 
 export const createPollerRepository = (db: Kysely<Tables>) => ({
   /** Ends the daily-cap pauses whose UTC day is over; they watch again from that midnight. */

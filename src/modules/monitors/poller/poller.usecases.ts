@@ -19,7 +19,8 @@ import type { MatchDelivery, PollContext } from './poller.delivery.ts';
 import type { MatchJudging } from './judging.usecases.ts';
 import { stateOf } from '../monitors.health.ts';
 import type { MatchIndex } from '../../../shared/matching/keywords.ts';
-import { createPollerRepository, PollerLeaseLost } from './poller.repository.ts';
+import { createPollerRepository } from './poller.repository.ts';
+import { leasedCycles } from '../leased-cycles.ts';
 import { collectMatches, gapsOf, indexOfMonitors, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import { readGroup } from './poller.reading.ts';
 import { planReads, type LastReads } from './poller.schedule.ts';
@@ -243,55 +244,19 @@ export function createMonitorPoller(deps: {
     await delivery.flush();
   }
 
-  /** One cycle, if this instance holds (or can take) the lease; null when another instance polls. */
-  async function cycleOnce(): Promise<CycleReport | null> {
-    const cycle = await repo.acquire(holder, clock().getTime(), leaseMs);
-    if (cycle === null) return null;
-    const report: CycleReport = { cycle, requests: 0, items: 0, ignored: 0, deferred: 0, stored: 0, gaps: 0, errors: 0 };
-    const keepAlive = setInterval(() => void repo.renew(holder, cycle, clock().getTime(), leaseMs).catch(() => undefined), leaseMs / 3);
-    keepAlive.unref();
-    try {
-      await work(cycle, report);
-    } catch (error) {
-      // Another instance took over while this one was slow: it reads from the marks this one left.
-      if (!(error instanceof PollerLeaseLost)) throw error;
-    } finally {
-      clearInterval(keepAlive);
-    }
-    return report;
-  }
-
-  // Cycles of one process run one after another (the worker's timer and a test's call share one holder).
-  let last: Promise<unknown> = Promise.resolve();
-  function runCycle(): Promise<CycleReport | null> {
-    const next = last.catch(() => undefined).then(cycleOnce);
-    last = next;
-    return next;
-  }
-
-  /** Cycles every interval (back to back while a cycle takes longer, or left a gap) until the returned stop is called. */
-  function start(): () => void {
-    let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
-    const loop = async () => {
-      const started = Date.now();
-      const report = await runCycle().catch((error: unknown) => {
-        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'a monitors cycle failed; the next one retries');
-        return null;
-      });
-      // A cycle that left a gap was outrun by a burst: the next one starts at once (the budget still bounds it).
-      const wait = report && report.gaps > 0 ? 0 : Math.max(0, intervalMs - (Date.now() - started));
-      if (!stopped) timer = setTimeout(loop, wait);
-    };
-    timer = setTimeout(loop, 0);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      void repo.release(holder).catch(() => undefined);
-    };
-  }
-
-  return { runCycle, start };
+  return leasedCycles({
+    lease: repo,
+    holder,
+    clock,
+    leaseMs,
+    intervalMs,
+    log: deps.log,
+    what: 'monitors',
+    report: (cycle): CycleReport => ({ cycle, requests: 0, items: 0, ignored: 0, deferred: 0, stored: 0, gaps: 0, errors: 0 }),
+    work,
+    // A cycle that left a gap was outrun by a burst: the next one starts at once (the budget still bounds it).
+    again: (report) => report.gaps > 0,
+  });
 }
 
 export type MonitorPoller = ReturnType<typeof createMonitorPoller>;

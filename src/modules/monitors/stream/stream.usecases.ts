@@ -23,12 +23,12 @@ import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
 import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { collectMatches, indexOfMonitors } from '../poller/poller.cycle.ts';
 import type { MatchDelivery } from '../poller/poller.delivery.ts';
-import { PollerLeaseLost } from '../poller/poller.repository.ts';
 import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 import { asStreamReads } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
+import { leasedCycles, PollerLeaseLost } from '../leased-cycles.ts';
 import { headOf, jumpOf, KINDS, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
 import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
 import type { StreamKind } from './stream.tables.ts';
@@ -199,51 +199,19 @@ export function createMonitorStream(deps: {
     await delivery.flush();
   }
 
-  /** One cycle, if this instance holds (or can take) the lease; null when another instance reads. */
-  async function cycleOnce(): Promise<StreamReport | null> {
-    const cycle = await repo.acquire(holder, clock().getTime(), leaseMs);
-    if (cycle === null) return null;
-    const report: StreamReport = { cycle, requests: 0, asked: 0, returned: 0, unavailable: 0, skipped: 0, stored: 0, errors: 0 };
-    const keepAlive = setInterval(() => void repo.renew(holder, cycle, clock().getTime(), leaseMs).catch(() => undefined), leaseMs / 3);
-    keepAlive.unref();
-    try {
-      await work(cycle, report);
-    } catch (error) {
-      if (!(error instanceof PollerLeaseLost)) throw error;
-    } finally {
-      clearInterval(keepAlive);
-    }
-    return report;
-  }
-
-  let last: Promise<unknown> = Promise.resolve();
-  /** Cycles of one process run one after another (the worker's timer and a test's call share one holder). */
-  function runCycle(): Promise<StreamReport | null> {
-    const next = last.catch(() => undefined).then(cycleOnce);
-    last = next;
-    return next;
-  }
-
-  /** Cycles every STREAM_INTERVAL_SECONDS (back to back while behind) until the returned stop is called. */
-  function start(): () => void {
-    let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
-    const loop = async () => {
-      const started = Date.now();
-      const report = await runCycle().catch((error: unknown) => {
-        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'a stream cycle failed; the next one retries');
-        return null;
-      });
-      const wait = Math.max(0, intervalMs - (Date.now() - started));
-      if (!stopped) timer = setTimeout(loop, report && report.requests >= requestsPerCycle ? 0 : wait);
-    };
-    timer = setTimeout(loop, 0);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      void repo.release(holder).catch(() => undefined);
-    };
-  }
+  const { runCycle, start } = leasedCycles({
+    lease: repo,
+    holder,
+    clock,
+    leaseMs,
+    intervalMs,
+    log: deps.log,
+    what: 'stream',
+    report: (cycle): StreamReport => ({ cycle, requests: 0, asked: 0, returned: 0, unavailable: 0, skipped: 0, stored: 0, errors: 0 }),
+    work,
+    // The whole share spent: the stream is behind, and reads on at once (the budget still bounds it).
+    again: (report) => report.requests >= requestsPerCycle,
+  });
 
   /** Lets another instance take over at once (a test's "restart", or a clean shutdown). */
   const release = () => repo.release(holder);
