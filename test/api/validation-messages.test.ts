@@ -198,7 +198,9 @@ describe.each(engines)('every schema keyword a request can break gets a message 
       const parent = use.pointer.reduce<unknown>((node, key) => (node as Record<Segment, unknown>)[key], location) as Record<string, unknown>;
       return { parts: { ...parts, body: setAt(location, use.pointer, { ...parent, [name]: 1 }) }, pointer: use.pointer, name };
     }
-    const valid = use.pointer.reduce<unknown>((node, key) => (node as Record<Segment, unknown>)?.[key], location) ?? sampleOf(use.schema);
+    const given = use.pointer.reduce<unknown>((node, key) => (node as Record<Segment, unknown>)?.[key], location) ?? sampleOf(use.schema);
+    // An empty list (an optional one) gives its item keywords something valid to repeat: one sampled item.
+    const valid = Array.isArray(given) && given.length === 0 && use.schema.items ? [sampleOf(use.schema.items as Schema)] : given;
     // A named body (a $ref to the components) is checked as what it refers to.
     const whole = use.location === 'body' ? Compile(resolve(use.operation.body!) as never) : undefined;
     const broken = VIOLATIONS[use.keyword]!(use.schema, use.location, valid)
