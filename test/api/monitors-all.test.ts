@@ -126,7 +126,7 @@ describe.each(engines)('the preview of a monitor on %s', (engine) => {
     expect(refused.status).toBe(422);
     const problem = await refused.json();
     expect(problem).toMatchObject({ code: 'monitors.volume_too_high', limit: 50, preview: { matched_last_hour: await matched(first.id) } });
-    expect(problem.detail).toMatch(/about \d+ a day.*Narrow the query.*exclude_subreddits.*confirm_volume: true/s);
+    expect(problem.detail).toMatch(/about [\d,]+ a day.*Narrow the query.*exclude_subreddits.*confirm_volume: true/s);
     expect(problem.estimated_per_day).toBeGreaterThan(50);
 
     const accepted = await createMonitor(app, token, { ...site, confirm_volume: true });

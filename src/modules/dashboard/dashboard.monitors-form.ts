@@ -1,7 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { DEFAULT_MIN_RELEVANCE } from '../monitors/monitors.input.ts';
 import type { MonitorSource } from '../monitors/monitors.tables.ts';
-import type { MonitorInput } from '../monitors/monitors.usecases.ts';
+import { volumeEstimate } from '../monitors/monitors.errors.ts';
+import type { MonitorInput, MonitorPreview } from '../monitors/monitors.usecases.ts';
 import { isAppError, type AppError } from '../../shared/errors.ts';
 import { fieldName } from '../../shared/http/validation-messages.ts';
 import { formProblem } from './dashboard.reply.ts';
@@ -145,7 +146,11 @@ export function formRefusal(problem: AppError, input: Required<MonitorInput>): F
   const noModel = NO_MODEL[problem.code];
   if (noModel) return { message: noModel.message, fields: { [noModel.field]: noModel.message } };
   // Too many matches a day: the box to tick appears beside the form's button, with the estimate.
-  if (problem.code === 'monitors.volume_too_high') return { message: problem.message, fields: { confirm_volume: 'Tick to accept, or narrow the monitor.' } };
+  if (problem.code === 'monitors.volume_too_high') {
+    const estimate = volumeEstimate(problem.extra.preview as MonitorPreview);
+    const message = `${estimate} Narrow the query (more specific keywords, a phrase, -words), add subreddits to exclude, or tick “Accept this many matches a day” below.`;
+    return { message, fields: { confirm_volume: 'Tick to accept, or narrow the monitor.' } };
+  }
   const issues = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (!issues?.length) return { message: problem.message, fields: {} };
   // Items of one field refused by one rule are named together, so a long rule is said once.

@@ -1,6 +1,14 @@
 import { AppError } from '../../shared/errors.ts';
 import type { MonitorPreview } from './monitors.view.ts';
 
+const n = (value: number | null) => (value ?? 0).toLocaleString('en-US');
+
+/** What a refused preview counted, in words both the API's refusal and the dashboard's form say. */
+export const volumeEstimate = (preview: MonitorPreview) =>
+  `This monitor would have matched ${n(preview.matched_last_hour)} of the ${n(preview.items_in_window)} posts and comments the stream read ` +
+  `since ${preview.window_started_at?.slice(11, 16) ?? '—'} UTC: about ${n(preview.estimated_per_day)} a day, each charged, and this server asks for ` +
+  `confirmation above ${n(preview.daily_limit)} a day; nothing was changed.`;
+
 export const monitorsErrors = {
   /** A monitor this server could never read would report nothing for ever: refused at once instead. */
   notConfigured: () =>
@@ -25,11 +33,7 @@ export const monitorsErrors = {
     new AppError({
       code: 'monitors.volume_too_high',
       status: 422,
-      message:
-        `This monitor would have matched ${preview.matched_last_hour} of the ${preview.items_in_window} posts and comments the stream read ` +
-        `since ${preview.window_started_at}: about ${preview.estimated_per_day} a day, each charged, and this server asks for confirmation ` +
-        `above ${preview.daily_limit} a day; nothing was changed. Narrow the query (more specific keywords, a phrase, -words), ` +
-        'add exclude_subreddits, or send confirm_volume: true to accept it.',
+      message: `${volumeEstimate(preview)} Narrow the query (more specific keywords, a phrase, -words), add exclude_subreddits, or send confirm_volume: true to accept it.`,
       extra: { estimated_per_day: preview.estimated_per_day, limit: preview.daily_limit, preview },
     }),
   /** An intent this server could never judge would hold out a promise it cannot keep: refused at once instead. */
