@@ -178,6 +178,28 @@ export function createMatchDelivery(deps: {
     }
   }
 
+  /**
+   * Every monitor's new matches of one read (collectMatches), as both readers deliver them: each monitor
+   * judged at once (the judge bounds the model calls in flight) and stored as soon as its verdicts are
+   * in, so a monitor without an intent never waits for the model; one store at a time, as each holds the
+   * lease row until it commits. A monitor its store paused is announced. Answers how many were stored.
+   */
+  async function deliverAll(found: Map<string, Found[]>, monitors: MonitorRow[], judgeUntil: number, fence: Fence): Promise<number> {
+    const byId = new Map(monitors.map((m) => [m.id, m]));
+    const storing = pLimit(1);
+    let total = 0;
+    await Promise.all(
+      [...found].map(async ([monitorId, matches]) => {
+        const monitor = byId.get(monitorId)!;
+        const judged = await judge(monitor, matches, judgeUntil);
+        const { stored, paused } = await storing(() => store(monitor, judged, fence));
+        total += stored;
+        if (paused) await announce(monitor, 'monitor.paused', { reason: paused });
+      }),
+    );
+    return total;
+  }
+
   /** A monitor event to the monitor's own endpoint, if it has one. */
   async function announce(monitor: MonitorRow, type: MonitorEventType, data: Record<string, unknown>) {
     if (!monitor.webhook_url) return;
@@ -226,7 +248,7 @@ export function createMatchDelivery(deps: {
     return sent;
   }
 
-  return { judge, store, announce, announceGap, flush };
+  return { judge, store, deliverAll, announce, announceGap, flush };
 }
 
 export type MatchDelivery = ReturnType<typeof createMatchDelivery>;

@@ -7,7 +7,6 @@
  * the subreddits and their traffic, never with monitors, keywords or accounts.
  */
 import type { Logger } from 'pino';
-import pLimit from 'p-limit';
 import type { MonitorsConfig, Prices } from '../../../shared/config/config.ts';
 import type { Kysely } from 'kysely';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
@@ -217,19 +216,7 @@ export function createMonitorPoller(deps: {
       // A monitor that owes a stretch since a pause for credits gets its matches from its catch-up (below);
       // one over all of Reddit is the site-wide stream's alone (the poller read nothing for it).
       const current = monitors.filter((m) => isCaughtUp(m) && !isAllOfReddit(m));
-      // Every monitor is judged at once (the judge bounds the model calls in flight) and stored as soon as
-      // its verdicts are in, so a monitor without an intent never waits for the model; one store at a
-      // time, as each holds the lease row until it commits.
-      const storing = pLimit(1);
-      await Promise.all(
-        [...collectMatches(reads, current, index)].map(async ([monitorId, found]) => {
-          const monitor = byId.get(monitorId)!;
-          const judged = await delivery.judge(monitor, found, poll.judgeUntil);
-          const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
-          report.stored += stored;
-          if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
-        }),
-      );
+      report.stored += await delivery.deliverAll(collectMatches(reads, current, index), current, poll.judgeUntil, fence);
       // A gap concerns the sources the poller reads: the stream served the others.
       const gaps = gapsOf(reads, split.polled.filter(isCaughtUp));
       if (await commit(cycle, reads, split.served, gaps, at)) {

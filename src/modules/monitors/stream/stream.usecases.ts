@@ -13,7 +13,6 @@
  */
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
-import pLimit from 'p-limit';
 import { transaction, type Database, type Tables } from '../../../shared/db/database.ts';
 import { leaseFor } from '../../../shared/jobs/leases.ts';
 import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts';
@@ -98,19 +97,9 @@ export function createMonitorStream(deps: {
       { source: 'posts' as const, items: items.filter((item) => item.type === 'post') },
       { source: 'comments' as const, items: items.filter((item) => item.type === 'comment') },
     ];
-    const byId = new Map(monitors.map((m) => [m.id, m]));
-    const storing = pLimit(1);
-    const judgeUntil = performance.now() + intervalMs;
-    await Promise.all(
-      // A rule that needs a comment's post title gets its comments from the poller: the stream reads them without one.
-      [...collectMatches(reads, monitors.filter(isCaughtUp).map(asStreamReads), indexOf(monitors))].map(async ([monitorId, found]) => {
-        const monitor = byId.get(monitorId)!;
-        const judged = await delivery.judge(monitor, found, judgeUntil);
-        const { stored, paused } = await storing(() => delivery.store(monitor, judged, fence));
-        report.stored += stored;
-        if (paused) await delivery.announce(monitor, 'monitor.paused', { reason: paused });
-      }),
-    );
+    // A rule that needs a comment's post title gets its comments from the poller: the stream reads them without one.
+    const found = collectMatches(reads, monitors.filter(isCaughtUp).map(asStreamReads), indexOf(monitors));
+    report.stored += await delivery.deliverAll(found, monitors, performance.now() + intervalMs, fence);
   }
 
   async function work(cycle: number, report: StreamReport) {
