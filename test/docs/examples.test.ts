@@ -73,11 +73,7 @@ describe.each(engines)('the examples of the documents, run against a running ser
   it('the quickstart of the README, pasted into one shell, makes a key, scrapes, monitors, reads matches with after= and checks a signature', async () => {
     const session = shellSession(files.workdir(`quickstart-${engine}`), { BASE_URL: app.url, ...app.database.env });
     try {
-      const step = async (name: string) => {
-        const result = await session.run(examples().get(name)!.code);
-        expect(result.status, `${name}: ${result.output}\n${result.errors}`).toBe(0);
-        return result.output;
-      };
+      const step = (name: string) => session.example(name);
       // The CLI prints the account and the new balance too; the last line is the API's answer.
       expect(JSON.parse((await step('quickstart-key.sh')).trim().split('\n').at(-1)!)).toEqual({ balance: 100, owed: 0 });
 

@@ -36,11 +36,7 @@ describe('the README quickstart on a fresh machine, against the demo source', ()
   it('makes a key, scrapes, creates a monitor and reads a match, every item labelled demo and nothing charged', async () => {
     const session = shellSession(dir, { ...env, BASE_URL: server.url });
     try {
-      const step = async (name: string) => {
-        const result = await session.run(examples().get(name)!.code);
-        expect(result.status, `${name}: ${result.output}\n${result.errors}`).toBe(0);
-        return result.output;
-      };
+      const step = (name: string) => session.example(name);
       expect(JSON.parse((await step('quickstart-key.sh')).trim().split('\n').at(-1)!)).toEqual({ balance: 100, owed: 0 });
 
       const scrape = JSON.parse(await step('quickstart-scrape.sh'));

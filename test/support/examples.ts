@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { examples } from './markdown.ts';
 
 const run = promisify(execFile);
@@ -79,6 +80,12 @@ export function shellSession(stepsDir: string, env: Record<string, string>) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return { output: stdout.slice(outFrom, outFrom + end.index), errors: stderr.slice(errFrom), status: Number(end[1]) };
+    },
+    /** Runs the document's example of that name in this session; its output, once it exited 0. */
+    async example(name: string): Promise<string> {
+      const result = await this.run(examples().get(name)!.code);
+      expect(result.status, `${name}: ${result.output}\n${result.errors}`).toBe(0);
+      return result.output;
     },
     close: () => shell.stdin.end(),
   };
