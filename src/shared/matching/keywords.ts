@@ -4,11 +4,11 @@
  * distinct term of every rule (a monitor's, or a scrape's one rule), run once over an item's title,
  * body and flair together, so the cost of matching one item grows with the item's length and the hits
  * in it, not with rules × terms. Only the rules with a hit are evaluated: a query is anchored (see
- * query.parse.ts), so one with no hit is false. The automaton is `@monyone/aho-corasick/fast` (a
- * double array over UTF-16 code units that reports every occurrence with its position, which `word`
- * mode needs for its boundary checks and which tells the part of the item a hit is in).
+ * query.parse.ts), so one with no hit is false. The automaton is automaton.ts's: it reports every
+ * occurrence with its position, which `word` mode needs for its boundary checks and which tells the
+ * part of the item a hit is in.
  */
-import { AhoCorasick } from '@monyone/aho-corasick/fast';
+import { Automaton } from './automaton.ts';
 import { keywordsQuery, type QueryNode, type TextField } from './query.ts';
 import { compileQuery } from './query.eval.ts';
 
@@ -149,7 +149,8 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
     });
     return { monitorId, test, found: new Uint8Array(leaves.length), reported };
   });
-  const automaton = new AhoCorasick([...patterns.keys()]);
+  const patternList = [...patterns.values()];
+  const automaton = new Automaton([...patterns.keys()]);
   /** The rules with a hit in the item being matched; their `found` slots are cleared once it is evaluated. */
   const touched: number[] = [];
   const isTouched = new Uint8Array(rules.length);
@@ -180,14 +181,14 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
       const bodyStart = title.length + 1;
       const flairStart = bodyStart + body.length + 1;
       const shift = comment ? COMMENT : 0;
-      for (const { begin, end, keyword } of automaton.matchInText(text)) {
+      automaton.forEachMatch(text, (index, begin, end) => {
         let part = FLAIR;
         let partEnd = text.length;
         if (begin < bodyStart) (part = TITLE), (partEnd = bodyStart - 1);
         else if (begin < flairStart) (part = BODY), (partEnd = flairStart - 1);
         // Only a term with a NUL in it (which the API refuses) could run past its part's end.
-        if (end > partEnd) continue;
-        const pattern = patterns.get(keyword)!;
+        if (end > partEnd) return;
+        const pattern = patternList[index]!;
         // A word-mode match may not cut a word: no word character on both sides of either edge.
         const onBoundaries =
           !(pattern.startsWord && isWordCodePoint(codePointBefore(text, begin))) &&
@@ -196,7 +197,7 @@ export function buildMatchIndex(rules: QueryRule[]): MatchIndex {
           if ((use.parts & (part << shift)) === 0 || (use.word && !onBoundaries)) continue;
           mark(use);
         }
-      }
+      });
       if (authors.size > 0) authors.get(item.author.toLowerCase())?.forEach(mark);
       const result = new Map<string, string[]>();
       for (const index of touched) {
