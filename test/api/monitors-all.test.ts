@@ -96,6 +96,24 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     expect(rows.filter((row) => row.subreddit.toLowerCase().endsWith('gaming'))).toEqual([]);
     expect(await ledgerSum(app.services.db, accountId)).toBe(100_000 - expected.length);
   });
+
+  it('with a title: term it may watch posts only: comments are read without their post\'s title, so asking for them is a 422 saying what to do', async () => {
+    const { token } = await app.accountWithKey(0);
+    const body = { name: 'launches', subreddits: ['all'], query: 'title:launch kysely', sources: ['posts', 'comments'] };
+    const refused = await app.api('POST', '/api/v1/monitors', { token, body });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      code: 'request.invalid',
+      errors: [{ path: '/sources', message: expect.stringMatching(/^sources may not include "comments" .*title: term.*use \["posts"\]/) }],
+    });
+    const monitor = await createMonitor(app, token, { ...body, sources: ['posts'] });
+    const widened = await app.api('PATCH', `/api/v1/monitors/${monitor.id}`, { token, body: { sources: ['posts', 'comments'] } });
+    expect(widened.status).toBe(422);
+    // Named subreddits keep such comments polled, where listings carry the post's title.
+    const named = await app.api('PATCH', `/api/v1/monitors/${monitor.id}`, { token, body: { subreddits: ['r/node'], sources: ['posts', 'comments'] } });
+    expect(named.status).toBe(200);
+    expect(await app.api('PATCH', `/api/v1/monitors/${monitor.id}`, { token, body: { subreddits: ['all'] } })).toHaveProperty('status', 422);
+  });
 });
 
 describe.each(engines)('the preview of a monitor on %s', (engine) => {
