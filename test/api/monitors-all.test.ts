@@ -104,7 +104,7 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     expect(refused.status).toBe(422);
     expect(await refused.json()).toMatchObject({
       code: 'request.invalid',
-      errors: [{ path: '/sources', message: expect.stringMatching(/^sources may not include "comments" .*title: term.*use \["posts"\]/) }],
+      errors: [{ path: '/sources', message: expect.stringMatching(/^sources may not include "comments" .*title: term.*watch "posts" only/) }],
     });
     const monitor = await createMonitor(app, token, { ...body, sources: ['posts'] });
     const widened = await app.api('PATCH', `/api/v1/monitors/${monitor.id}`, { token, body: { sources: ['posts', 'comments'] } });

@@ -204,7 +204,7 @@ export function assertStreamCanJudge(monitor: Pick<MonitorRow, 'subreddits' | 's
   if (!isAllOfReddit(monitor) || !(JSON.parse(monitor.sources) as MonitorSource[]).includes('comments') || !needsCommentTitles(monitor)) return;
   const message =
     'may not include "comments" for a monitor over all of Reddit whose rule has a title: term, since the site-wide stream reads a comment ' +
-    'without its post\'s title; use ["posts"], take title: out of the rule, or name the subreddits to watch (their comments are read with their post\'s title)';
+    'without its post\'s title; watch "posts" only, take title: out of the rule, or name the subreddits to watch (their comments are read with their post\'s title)';
   throw invalidFields('The monitor', [{ path: '/sources', message }]);
 }
 
