@@ -3,8 +3,10 @@ import { createAccountsUsecases } from '../modules/accounts/accounts.usecases.ts
 import { createCreditsUsecases } from '../modules/credits/credits.usecases.ts';
 import { createKeysUsecases } from '../modules/keys/keys.usecases.ts';
 import { createMonitorsOverview } from '../modules/monitors/monitors.overview.usecases.ts';
+import { createStreamCoverage } from '../modules/monitors/stream/stream.coverage.usecases.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { ConfigError, type Config, type DatabaseTarget } from '../shared/config/config.ts';
+import { streamPerMinute } from '../shared/config/stream.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
 import { createPasswordHasher, type PasswordHasher } from '../shared/crypto/passwords.ts';
 import { createDatabase, type Database } from '../shared/db/database.ts';
@@ -43,7 +45,7 @@ async function openDatabase(target: DatabaseTarget, create: boolean): Promise<Da
 
 /**
  * What a one-shot operator command (`accounts`, `credits`, `keys`, `monitors`) uses: the database and
- * four usecases. createServices (container.ts) also builds the job queue, Redis and the Reddit budget,
+ * the usecases they call. createServices (container.ts) also builds the job queue, Redis and the Reddit budget,
  * the LLM and Reddit clients and the rate limiters, whose imports alone took most of a 1.6 s command;
  * none of them is needed to change a row. `create`: set up a database that is not there yet.
  * `passwords`: the hasher (tests pass a cheap one); production cost when absent.
@@ -56,6 +58,12 @@ export async function createCliServices(config: Config, options: { create: boole
     ...createCoreUsecases({ db, clock, random: randomBytes, passwords: options.passwords ?? createPasswordHasher(), config }),
     /** `monitors list` only: an operator reads monitors, their owners change them (API, dashboard). */
     monitors: createMonitorsOverview({ db, clock }),
+    /** `monitors coverage`: `enabled` says whether this configuration runs the stream (as openMonitorStream decides). */
+    streamCoverage: createStreamCoverage({
+      db,
+      clock,
+      enabled: streamPerMinute(config.stream, config.redditRequestsPerMinute) > 0 && config.reddit !== null && config.redditSource === 'reddit',
+    }),
     close: () => db.destroy(),
   };
 }

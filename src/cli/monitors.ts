@@ -37,5 +37,29 @@ export function monitorsCommand(io: CliIo): Command {
       ]);
       io.stdout.write(formatTable(['ID', 'NAME', 'STATUS', 'SUBREDDITS', 'KEYWORDS', 'MATCHES TODAY', 'CREATED'], cells));
     });
+  monitors
+    .command('coverage')
+    .description(
+      'what the site-wide stream read of all of Reddit, per hour and source, newest first (GET /api/v1/stream/coverage): ' +
+        'the ids walked and how many were asked, returned, unavailable, pending and skipped, then the ranges skipped',
+    )
+    .option('--hours <n>', 'how many hours back, the current one included: 1 to 168', hoursOption, 24)
+    .option('--json', 'print the API\'s JSON instead of tables')
+    .action(async (options: { hours: number; json?: boolean }) => {
+      const coverage = await withServices(io, (s) => s.streamCoverage.coverage(options.hours));
+      if (options.json) return void io.stdout.write(`${JSON.stringify(coverage, null, 2)}\n`);
+      if (!coverage.enabled) io.stdout.write('The stream is off in this configuration (REDDIT_STREAM_SHARE is 0, or Reddit is not the source); past hours follow.\n');
+      const hours = coverage.hours.map((h) => [h.hour, h.source, `${h.first_id}…${h.last_id}`, ...[h.asked, h.returned, h.unavailable, h.pending, h.skipped].map(String)]);
+      io.stdout.write(formatTable(['HOUR', 'SOURCE', 'IDS', 'ASKED', 'RETURNED', 'UNAVAILABLE', 'PENDING', 'SKIPPED'], hours));
+      if (coverage.gaps.length === 0) return void io.stdout.write('No ids skipped in these hours.\n');
+      io.stdout.write(`\n${formatTable(['SKIPPED', 'SOURCE', 'FROM', 'TO'], coverage.gaps.map((g) => [g.recorded_at, g.source, g.from_id, g.to_id]))}`);
+    });
   return monitors;
+}
+
+/** 1 to 168, as the API's `hours`. */
+function hoursOption(value: string): number {
+  const hours = Number(value);
+  if (!/^\d+$/.test(value) || hours < 1 || hours > 168) throw new InvalidArgumentError(`--hours must be a whole number from 1 to 168, got "${value.slice(0, 20)}"`);
+  return hours;
 }

@@ -96,3 +96,40 @@ describe.each(engines)('subpilot monitors list on %s', (engine) => {
     expect(unknown.stderr).toMatch(/^subpilot: .*nobody@example.com/);
   });
 });
+
+describe.each(engines)('subpilot monitors coverage on %s', (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(engine);
+    await migrate(database.db);
+  });
+  afterAll(() => database.drop());
+
+  it("prints what the stream read per hour and the ranges it skipped, the API's JSON with --json, and refuses hours out of range", async () => {
+    const hour = `${new Date().toISOString().slice(0, 13)}:00:00.000Z`;
+    await database.db
+      .insertInto('stream_coverage')
+      .values([
+        { hour, kind: 't3', first_id: 'a00', last_id: 'a0z', asked: 30, returned: 28, unavailable: 2, skipped: 6 },
+        { hour, kind: 't1', first_id: 'b00', last_id: 'b1z', asked: 72, returned: 70, unavailable: 2, skipped: 0 },
+      ])
+      .execute();
+    await database.db.insertInto('stream_gaps').values({ kind: 't3', from_id: 'a0u', to_id: 'a0z', recorded_at: new Date().toISOString() }).execute();
+
+    const table = await runCli(database, ['monitors', 'coverage', '--hours', '2']);
+    expect(table.code).toBe(0);
+    // No REDDIT_STREAM_SHARE in the test's environment: the stream is off, and what it read stays readable.
+    expect(table.stdout).toContain('The stream is off in this configuration');
+    expect(table.stdout).toMatch(/HOUR\s+SOURCE\s+IDS\s+ASKED\s+RETURNED\s+UNAVAILABLE\s+PENDING\s+SKIPPED/);
+    expect(table.stdout).toMatch(/posts\s+t3_a00…t3_a0z\s+30\s+28\s+2\s+0\s+6/);
+    expect(table.stdout).toMatch(/comments\s+t1_b00…t1_b1z\s+72\s+70\s+2\s+0\s+0/);
+    expect(table.stdout).toMatch(/posts\s+t3_a0u\s+t3_a0z/);
+
+    const json = await runCli(database, ['monitors', 'coverage', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ enabled: false, hours: [{ source: 'posts', asked: 30, skipped: 6 }, { source: 'comments', asked: 72 }], gaps: [{ from_id: 't3_a0u', to_id: 't3_a0z' }] });
+
+    const refused = await runCli(database, ['monitors', 'coverage', '--hours', '169']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--hours must be a whole number from 1 to 168, got "169"');
+  });
+});
