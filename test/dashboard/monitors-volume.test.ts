@@ -8,11 +8,10 @@ import { startMonitorsApp } from '../support/monitors.ts';
 const PASSWORD = 'correct horse battery';
 
 /**
- * The monitor form over all of Reddit, on a server with the stream: a rule above
- * MONITOR_PREVIEW_DAILY_LIMIT is refused in the form's words, with the estimate and the box to tick;
- * ticked, the same form creates the monitor. A title: rule is refused comments, beside the boxes.
+ * The monitor form on a server with the stream: a rule above MONITOR_PREVIEW_DAILY_LIMIT is refused in
+ * the form's words, with the estimate and the box to tick; ticked, the same form creates the monitor.
  */
-describe.each(engines)('the monitor form over all of Reddit on %s', (engine) => {
+describe.each(engines)('the monitor form asks before a rule that would match too much on %s', (engine) => {
   let app: TestApp;
   let dashboard: DashboardClient;
   beforeAll(async () => {
@@ -45,12 +44,5 @@ describe.each(engines)('the monitor form over all of Reddit on %s', (engine) => 
     const created = await post({ confirm_volume: 'on' });
     expect(created.status).toBe(303);
     expect(created.location).toMatch(/^\/dashboard\/monitors\/mon_/);
-  });
-
-  it('refuses comments for a rule with a title: term, saying to watch posts only, drop title: or name subreddits', async () => {
-    const refused = await post({ keywords: '', query: 'title:launch', sources: 'comments' });
-    expect(refused.status).toBe(422);
-    expect(refused.body).toContain('may not include &quot;comments&quot; for a monitor over all of Reddit whose rule has a title: term');
-    expect(refused.body).toContain('name the subreddits to watch');
   });
 });

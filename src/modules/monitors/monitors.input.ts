@@ -1,8 +1,6 @@
 import { ALL_ALONE_RULE, ALL_OF_REDDIT, subredditName, subredditProblem } from '../../shared/http/subreddit.ts';
 import { invalidFields, matchingRuleCode, NOTHING_TO_MATCH, queryProblem, rules } from '../../shared/http/validation-messages.ts';
-import { isAllOfReddit } from './monitors.scope.ts';
-import { needsCommentTitles } from './monitors.stream-serving.ts';
-import type { MatchMode, MonitorRow, MonitorSource } from './monitors.tables.ts';
+import type { MatchMode, MonitorSource } from './monitors.tables.ts';
 
 /*
  * No schema code here: the operator CLI loads the monitors usecases, and a one-shot command must not
@@ -193,19 +191,6 @@ export function assertLooksForSomething(settings: Pick<MonitorSettings, 'keyword
   if (settings.keywords.length === 0 && settings.query === null) {
     throw invalidFields('The monitor', [{ path: '/keywords', message: NOTHING_TO_MATCH }], 'query.missing');
   }
-}
-
-/**
- * All of Reddit is read by the stream alone, which reads a comment without its post's title, so it
- * could never judge a `title:` term on one (and `-title:x` would hold for every comment): refused
- * rather than silently matching no comment. A monitor naming subreddits keeps such comments polled.
- */
-export function assertStreamCanJudge(monitor: Pick<MonitorRow, 'subreddits' | 'sources' | 'keywords' | 'exclude_keywords' | 'query'>): void {
-  if (!isAllOfReddit(monitor) || !(JSON.parse(monitor.sources) as MonitorSource[]).includes('comments') || !needsCommentTitles(monitor)) return;
-  const message =
-    'may not include "comments" for a monitor over all of Reddit whose rule has a title: term, since the site-wide stream reads a comment ' +
-    'without its post\'s title; watch "posts" only, take title: out of the rule, or name the subreddits to watch (their comments are read with their post\'s title)';
-  throw invalidFields('The monitor', [{ path: '/sources', message }]);
 }
 
 const DEFAULTS: Omit<MonitorSettings, 'name' | 'subreddits' | 'keywords'> = {

@@ -5,6 +5,7 @@
  * other in a loop. docs/api/monitors-stream.md, "Subreddit monitors".
  */
 import { combinedQuery, readsTitles } from '../../shared/matching/query.ts';
+import { isAllOfReddit } from './monitors.scope.ts';
 import type { MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /** What the stream covers now for one source, from its committed state (stream/stream.serving.ts). */
@@ -55,9 +56,22 @@ export function streamSources(monitor: Rule & Pick<MonitorRow, 'sources'>, cover
   return sources.includes('comments') && needsCommentTitles(monitor) ? sources.filter((source) => source !== 'comments') : sources;
 }
 
-/** The monitor as the stream matches items for it: without comments when its rule needs their post's title (the poller reads those). */
-export function asStreamReads<T extends Rule & Pick<MonitorRow, 'sources'>>(monitor: T): T {
+/**
+ * Whether the stream must find the post titles of the comments it reads for this monitor: one over
+ * all of Reddit, watching comments, whose rule has a `title:` term (stream/stream.titles.ts). A
+ * monitor naming subreddits gets such comments from the poller instead, whose listings carry titles.
+ */
+export function needsStreamTitles(monitor: Rule & Pick<MonitorRow, 'sources' | 'subreddits'>): boolean {
+  return isAllOfReddit(monitor) && (JSON.parse(monitor.sources) as MonitorSource[]).includes('comments') && needsCommentTitles(monitor);
+}
+
+/**
+ * The monitor as the stream matches comments with their post's title for it (`titled`) or without
+ * (`untitled`): without comments when its rule needs the title and the stream does not give it
+ * (a monitor naming subreddits, whose comments the poller reads; or no title found for the comment).
+ */
+export function asStreamReads<T extends Rule & Pick<MonitorRow, 'sources' | 'subreddits'>>(monitor: T, comments: 'titled' | 'untitled'): T {
   const sources = JSON.parse(monitor.sources) as MonitorSource[];
-  if (!sources.includes('comments') || !needsCommentTitles(monitor)) return monitor;
+  if (!sources.includes('comments') || !needsCommentTitles(monitor) || (comments === 'titled' && isAllOfReddit(monitor))) return monitor;
   return { ...monitor, sources: JSON.stringify(sources.filter((source) => source !== 'comments')) };
 }

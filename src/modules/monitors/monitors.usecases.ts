@@ -15,7 +15,7 @@ import { utcDayStart } from '../../shared/calendar.ts';
 import type { Via } from '../../shared/via.ts';
 import { monitorsErrors } from './monitors.errors.ts';
 import { healthOf } from './monitors.health.ts';
-import { assertLooksForSomething, assertStreamCanJudge, checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
+import { assertLooksForSomething, checkSettings, newMonitorSettings, type MonitorSettings } from './monitors.input.ts';
 import { createObservedStateRepository } from './monitors.observed-state.repository.ts';
 import type { RedditAppState } from './monitors.reddit-app.ts';
 import type { JudgeState } from './monitors.judge-state.ts';
@@ -189,7 +189,6 @@ export function createMonitorsUsecases(deps: {
         created_at: at,
         updated_at: at,
       } as MonitorRow;
-      assertStreamCanJudge(row);
       const preview = previewFor(row, true, input.confirm_volume);
       await transaction(db, async (trx) => {
         await checkLimits(trx, accountId, { subreddits: settings.subreddits });
@@ -241,7 +240,6 @@ export function createMonitorsUsecases(deps: {
       // All of Reddit with no stream to read it: refused when it would start being watched (a resume, or new subreddits).
       if (active && isAllOfReddit(after) && !deps.streamOn && (resuming || settings.subreddits !== undefined)) throw monitorsErrors.streamOff();
       const ruleChanged = MATCHING_FIELDS.some((field) => settings[field] !== undefined);
-      if (ruleChanged) assertStreamCanJudge(after);
       const preview = previewFor(after, active && (ruleChanged || resuming), confirmed);
       const updated = await transaction(db, async (trx) => {
         if (settings.subreddits) await checkLimits(trx, accountId, { monitorId: id, subreddits: settings.subreddits });

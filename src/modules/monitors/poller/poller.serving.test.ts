@@ -32,11 +32,16 @@ describe('which sources of a monitor the stream serves', () => {
     expect(streamSources(monitor(['a']), {})).toEqual([]);
   });
 
-  it('the stream matches no comment for a title rule: it would judge it without the title (a `-title:x` would hold for every comment)', () => {
-    const titled = monitor(['a'], { query: 'kysely -title:spam' });
-    expect(asStreamReads(titled).sources).toBe('["posts"]');
+  it('the stream matches a title rule\'s comments only with their post\'s title, and only over all of Reddit (the poller reads the others\')', () => {
+    const named = monitor(['a'], { query: 'kysely -title:spam' });
+    expect(asStreamReads(named, 'titled').sources).toBe('["posts"]');
+    expect(asStreamReads(named, 'untitled').sources).toBe('["posts"]');
+    const everywhere = monitor(['all'], { query: 'kysely -title:spam' });
+    expect(asStreamReads(everywhere, 'titled')).toBe(everywhere);
+    // Without the title a `-title:x` would hold for every comment.
+    expect(asStreamReads(everywhere, 'untitled').sources).toBe('["posts"]');
     const plain = monitor(['a']);
-    expect(asStreamReads(plain)).toBe(plain);
+    expect(asStreamReads(plain, 'untitled')).toBe(plain);
   });
 });
 

@@ -9,6 +9,8 @@ import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
 import { wantsSubreddit } from '../monitors.scope.ts';
 import type { MonitorPreview } from '../monitors.view.ts';
 import type { RingWindow } from './stream.ring.ts';
+import { needsCommentTitles } from '../monitors.stream-serving.ts';
+import { untitled } from './stream.titles.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -32,7 +34,9 @@ export function previewOf(window: RingWindow | null, row: MonitorRow, now: Date,
   // The items in the monitor's reach: its subreddits (all but the excluded), of the sources it watches.
   const wants = wantsSubreddit(row);
   const sources = JSON.parse(row.sources) as MonitorSource[];
-  const inReach = window.items.filter((item: RedditItem) => wants(item.subreddit.toLowerCase()));
+  // A comment whose post's title the stream did not find is not matched for a title: rule (stream.usecases.ts deliver).
+  const titles = needsCommentTitles(row);
+  const inReach = window.items.filter((item: RedditItem) => wants(item.subreddit.toLowerCase()) && !(titles && untitled(item)));
   const reads = (['posts', 'comments'] as const)
     .filter((source) => sources.includes(source))
     .map((source) => ({ source, items: inReach.filter((item) => item.type === (source === 'posts' ? 'post' : 'comment')) }));

@@ -25,13 +25,14 @@ import type { MatchDelivery } from '../poller/poller.delivery.ts';
 import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
-import { asStreamReads } from '../monitors.stream-serving.ts';
+import { asStreamReads, needsStreamTitles } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { leasedCycles, PollerLeaseLost } from '../leased-cycles.ts';
 import { headOf, jumpOf, KINDS, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
 import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
 import type { StreamKind } from './stream.tables.ts';
 import type { StreamRing } from './stream.ring.ts';
+import { createTitleBook, TITLE_REQUESTS_PER_CYCLE, untitled } from './stream.titles.ts';
 
 export interface StreamReport {
   cycle: number;
@@ -43,6 +44,8 @@ export interface StreamReport {
   skipped: number;
   stored: number;
   errors: number;
+  /** Requests kept back from the walk for post titles (stream.titles.ts) and not needed: the share was not spent. */
+  held: number;
 }
 
 /** Requests one cycle may make: the stream's calls a minute over the cycles of a minute, at least the two heads and one batch. */
@@ -70,6 +73,7 @@ export function createMonitorStream(deps: {
   // Where each kind's newest id is, between head readings: in memory, as a restart reads the heads again.
   const frontiers = new Map<StreamKind, Frontier>();
   let headsReadMs: number | null = null;
+  const titles = createTitleBook();
 
   let cached: { key: string; index: MatchIndex } | null = null;
   function indexOf(monitors: MonitorRow[]): MatchIndex {
@@ -89,17 +93,45 @@ export function createMonitorStream(deps: {
     return found;
   }
 
-  /** The posts and comments read, through the poller's matcher, stored and charged as the poller does. */
-  async function deliver(items: RedditItem[], fence: (trx: Kysely<Tables>) => Promise<boolean>, report: StreamReport) {
-    const monitors = await repo.activeMonitors();
+  /**
+   * The posts and comments read, through the poller's matcher, stored and charged as the poller does.
+   * A comment whose post's title is unknown is not matched for a rule with a `title:` term.
+   */
+  async function deliver(items: RedditItem[], monitors: MonitorRow[], fence: (trx: Kysely<Tables>) => Promise<boolean>, report: StreamReport) {
     if (monitors.length === 0 || items.length === 0) return;
+    const caught = monitors.filter(isCaughtUp);
+    const index = indexOf(monitors);
+    const comments = items.filter((item) => item.type === 'comment');
     const reads = [
       { source: 'posts' as const, items: items.filter((item) => item.type === 'post') },
-      { source: 'comments' as const, items: items.filter((item) => item.type === 'comment') },
+      { source: 'comments' as const, items: comments.filter((item) => !untitled(item)) },
     ];
-    // A rule that needs a comment's post title gets its comments from the poller: the stream reads them without one.
-    const found = collectMatches(reads, monitors.filter(isCaughtUp).map(asStreamReads), indexOf(monitors));
+    const found = collectMatches(reads, caught.map((m) => asStreamReads(m, 'titled')), index);
+    const bare = collectMatches([{ source: 'comments', items: comments.filter(untitled) }], caught.map((m) => asStreamReads(m, 'untitled')), index);
+    for (const [monitorId, more] of bare) found.set(monitorId, [...(found.get(monitorId) ?? []), ...more]);
     report.stored += await delivery.deliverAll(found, monitors, performance.now() + intervalMs, fence);
+  }
+
+  /**
+   * The items with their comments' post titles: those of posts the stream read, and, when `needed`,
+   * those of older posts asked for, 100 to a request, with what is left of the cycle's share.
+   */
+  async function withTitles(items: RedditItem[], needed: boolean, report: StreamReport): Promise<RedditItem[]> {
+    titles.remember(items);
+    const read = titles.titled(items);
+    if (!needed) return read;
+    const missing = titles.missing(read);
+    for (let i = 0; i < missing.length && report.requests < requestsPerCycle; i += 100) {
+      try {
+        titles.remember((await reddit.info(missing.slice(i, i + 100), STREAM_CONSUMER)).items);
+        report.requests++;
+      } catch (error) {
+        if (!(error instanceof RedditBudgetExhaustedError) && readErrorOf(error) === null) throw error;
+        if (!(error instanceof RedditBudgetExhaustedError)) report.errors++;
+        break;
+      }
+    }
+    return titles.titled(read);
   }
 
   async function work(cycle: number, report: StreamReport) {
@@ -134,9 +166,12 @@ export function createMonitorStream(deps: {
       const frontier = frontiers.get(kind) && frontierAfterWalk(frontiers.get(kind)!, position.readTo, position.readToAt);
       if (frontier) reach.set(kind, { known: frontier.id, estimate: estimateOf(frontier, now) });
     }
-    const due = await repo.due(at, (requestsPerCycle - report.requests) * 100);
+    const monitors = await repo.activeMonitors();
+    const needsTitles = monitors.some(needsStreamTitles);
+    const walkRequests = Math.max(0, requestsPerCycle - report.requests - (needsTitles ? TITLE_REQUESTS_PER_CYCLE : 0));
+    const due = await repo.due(at, walkRequests * 100);
     const overdue = (await repo.due(new Date(now.getTime() - LATENCY_BOUND_MS).toISOString(), 1)).length > 0;
-    const plan = planCycle({ positions, reach, due, requests: requestsPerCycle - report.requests, now, overdue });
+    const plan = planCycle({ positions, reach, due, requests: walkRequests, now, overdue });
     const asked: string[][] = [];
     const returned = new Map<string, string>();
     const items: RedditItem[] = [];
@@ -159,9 +194,17 @@ export function createMonitorStream(deps: {
         break;
       }
     }
-    deps.ring.add(items);
+    const walked = report.requests;
+    const read = await withTitles(items, needsTitles, report);
+    report.held = needsTitles ? Math.max(0, TITLE_REQUESTS_PER_CYCLE - (report.requests - walked)) : 0;
+    // A comment asked the first time whose post's title is still unknown waits for its second asking, as
+    // an id left out of an answer does, so it is matched once, with the title; at the second, as it is.
+    const deferred = new Set(needsTitles ? read.filter((item) => untitled(item) && !plan.retries.has(item.id)).map((item) => item.id) : []);
+    for (const id of deferred) returned.delete(id);
+    const matched = deferred.size === 0 ? read : read.filter((item) => !deferred.has(item.id));
+    deps.ring.add(matched);
     const settled = settle({ plan, asked, returned, positions: positions as Map<StreamKind, Position>, jumps, now });
-    await deliver(items, fence, report);
+    await deliver(matched, monitors, fence, report);
     const committed = await transaction(db, async (trx) => {
       const fenced = createStreamRepository(trx);
       if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
@@ -196,10 +239,10 @@ export function createMonitorStream(deps: {
     intervalMs,
     log: deps.log,
     what: 'stream',
-    report: (cycle): StreamReport => ({ cycle, requests: 0, asked: 0, returned: 0, unavailable: 0, skipped: 0, stored: 0, errors: 0 }),
+    report: (cycle): StreamReport => ({ cycle, requests: 0, asked: 0, returned: 0, unavailable: 0, skipped: 0, stored: 0, errors: 0, held: 0 }),
     work,
     // The whole share spent: the stream is behind, and reads on at once (the budget still bounds it).
-    again: (report) => report.requests >= requestsPerCycle,
+    again: (report) => report.requests + report.held >= requestsPerCycle,
   });
 
   /** Lets another instance take over at once (a test's "restart", or a clean shutdown). */
