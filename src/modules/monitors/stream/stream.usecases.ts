@@ -6,7 +6,8 @@
  * since its position in full requests of 100 through `/api/info` (stream.cycle.ts planCycle), and hands
  * every item to the poller's matcher, storage and charging (poller.cycle.ts collectMatches,
  * poller.delivery.ts): a match is stored and charged once, whoever reads it first. Ids an answer left
- * out are asked once more after a delay, then counted unavailable. Its requests are the budget's
+ * out are asked once more after a delay, then counted unavailable. Comments get their post's title
+ * (stream.titles.ts), which `title:` rules need and `/api/info` leaves out. Its requests are the budget's
  * STREAM_CONSUMER, held to REDDIT_STREAM_SHARE. Only once the matches are stored do its position,
  * pending ids and coverage move, in one transaction fenced by the lease: a reader killed at any moment
  * reads the same ids again, and the unique (monitor, thing) row keeps anything from counting twice.
