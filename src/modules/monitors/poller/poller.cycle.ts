@@ -53,6 +53,20 @@ export function indexOfMonitors(monitors: MonitorRow[]): MatchIndex {
 }
 
 /**
+ * indexOfMonitors, kept while no active monitor changed (the same ids at the same updated_at): the
+ * poller and the stream each hold one and ask it every cycle, and a build is not free (about 0.4 s at
+ * 10,000 monitors).
+ */
+export function cachedIndexOfMonitors(): (monitors: MonitorRow[]) => MatchIndex {
+  let cached: { key: string; index: MatchIndex } | null = null;
+  return (monitors) => {
+    const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
+    if (cached?.key !== key) cached = { key, index: indexOfMonitors(monitors) };
+    return cached.index;
+  };
+}
+
+/**
  * Every new thing against every monitor at once (the index), then each hit checked against what the
  * monitor asked: its subreddits (every one but the excluded, over all of Reddit), its sources, NSFW, and
  * nothing created before it started watching.

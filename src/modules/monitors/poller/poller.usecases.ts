@@ -17,10 +17,9 @@ import type { SubredditEntry, SubredditsUsecases } from '../../subreddits/subred
 import type { MatchDelivery, PollContext } from './poller.delivery.ts';
 import type { MatchJudging } from './judging.usecases.ts';
 import { stateOf } from '../monitors.health.ts';
-import type { MatchIndex } from '../../../shared/matching/keywords.ts';
 import { createPollerRepository } from './poller.repository.ts';
 import { leasedCycles } from '../leased-cycles.ts';
-import { collectMatches, gapsOf, indexOfMonitors, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
+import { cachedIndexOfMonitors, collectMatches, gapsOf, sinceOf, subredditsOf, type GapRow, type ReadGroup } from './poller.cycle.ts';
 import { readGroup } from './poller.reading.ts';
 import { planReads, type LastReads } from './poller.schedule.ts';
 import { splitByStream, type StreamSplit } from './poller.serving.ts';
@@ -79,13 +78,7 @@ export function createMonitorPoller(deps: {
   // Covers the wait until this holder's next cycle; during a cycle a timer keeps renewing it.
   const leaseMs = 2 * intervalMs + 5_000;
 
-  // Building the index over 10,000 keywords takes a few hundred ms: it is kept while no active monitor changed.
-  let cached: { key: string; index: MatchIndex } | null = null;
-  function indexOf(monitors: MonitorRow[]): MatchIndex {
-    const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
-    if (cached?.key !== key) cached = { key, index: indexOfMonitors(monitors) };
-    return cached.index;
-  }
+  const indexOf = cachedIndexOfMonitors();
 
   /**
    * The states of the names about to be read, refreshed when stale, at most `maxLookups` look-ups
