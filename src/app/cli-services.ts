@@ -6,7 +6,7 @@ import { createMonitorsOverview } from '../modules/monitors/monitors.overview.us
 import { createStreamCoverage } from '../modules/monitors/stream/stream.coverage.usecases.ts';
 import { createSessionsUsecases } from '../modules/sessions/sessions.usecases.ts';
 import { ConfigError, type Config, type DatabaseTarget } from '../shared/config/config.ts';
-import { streamPerMinute } from '../shared/config/stream.ts';
+import { streamRuns } from '../shared/config/stream.ts';
 import type { RandomBytes } from '../shared/crypto/random.ts';
 import { createPasswordHasher, type PasswordHasher } from '../shared/crypto/passwords.ts';
 import { createDatabase, type Database } from '../shared/db/database.ts';
@@ -58,12 +58,8 @@ export async function createCliServices(config: Config, options: { create: boole
     ...createCoreUsecases({ db, clock, random: randomBytes, passwords: options.passwords ?? createPasswordHasher(), config }),
     /** `monitors list` only: an operator reads monitors, their owners change them (API, dashboard). */
     monitors: createMonitorsOverview({ db, clock }),
-    /** `monitors coverage`: `enabled` says whether this configuration runs the stream (as openMonitorStream decides). */
-    streamCoverage: createStreamCoverage({
-      db,
-      clock,
-      enabled: streamPerMinute(config.stream, config.redditRequestsPerMinute) > 0 && config.reddit !== null && config.redditSource === 'reddit',
-    }),
+    /** `monitors coverage`: `enabled` says whether this configuration runs the stream. */
+    streamCoverage: createStreamCoverage({ db, clock, enabled: streamRuns(config) }),
     close: () => db.destroy(),
   };
 }

@@ -18,7 +18,7 @@ import { previewOf } from '../modules/monitors/stream/stream.preview.ts';
 import { createMonitorStream, type MonitorStream } from '../modules/monitors/stream/stream.usecases.ts';
 import { createStreamServing } from '../modules/monitors/stream/stream.serving.usecases.ts';
 import type { Config } from '../shared/config/config.ts';
-import { streamPerMinute } from '../shared/config/stream.ts';
+import { streamPerMinute, streamRuns } from '../shared/config/stream.ts';
 import type { Database } from '../shared/db/database.ts';
 
 /** The stream and what it serves now. */
@@ -28,8 +28,9 @@ export function openMonitorStream(
   config: Config,
   deps: { db: Database; reddit: RedditClient | null; delivery: MatchDelivery; clock: () => Date; holder: string; log: Logger },
 ): OpenStream | null {
+  // The configuration's rule (streamRuns), and a client to read with (tests may pass none).
+  if (!streamRuns(config) || !deps.reddit) return null;
   const perMinute = streamPerMinute(config.stream, config.redditRequestsPerMinute);
-  if (perMinute === 0 || !deps.reddit || config.redditSource !== 'reddit') return null;
   const { maxLagSeconds } = config.stream;
   const ring = createStreamRing({ clock: deps.clock });
   return { ...createMonitorStream({ ...deps, reddit: deps.reddit, perMinute, maxLagSeconds, ring }), ...createStreamServing({ ...deps, maxLagSeconds }) };

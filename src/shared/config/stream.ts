@@ -42,3 +42,7 @@ export function streamConfig(env: Env, integer: WholeNumber, fail: (message: str
 
 /** The stream's own calls a minute: its share of the whole budget, rounded down; 0 when the stream is off. */
 export const streamPerMinute = (config: { share: number }, perMinute: number) => Math.floor(config.share * perMinute);
+
+/** Whether a configuration runs the stream: a share of at least one call a minute, of an approved app's budget on Reddit itself. */
+export const streamRuns = (config: { stream: StreamConfig; redditRequestsPerMinute: number; reddit: unknown; redditSource: string }) =>
+  streamPerMinute(config.stream, config.redditRequestsPerMinute) > 0 && config.reddit !== null && config.redditSource === 'reddit';
