@@ -20,8 +20,7 @@ import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts
 import { STREAM_CONSUMER } from '../../../integrations/reddit/reddit.budget.ts';
 import { RedditBudgetExhaustedError } from '../../../integrations/reddit/reddit.errors.ts';
 import type { RedditItem } from '../../../integrations/reddit/reddit.types.ts';
-import type { MatchIndex } from '../../../shared/matching/keywords.ts';
-import { collectMatches, indexOfMonitors } from '../poller/poller.cycle.ts';
+import { cachedIndexOfMonitors, collectMatches } from '../poller/poller.cycle.ts';
 import type { MatchDelivery } from '../poller/poller.delivery.ts';
 import { isCaughtUp } from '../poller/resume.ts';
 import { readErrorOf } from '../monitors.reddit-app.ts';
@@ -76,12 +75,7 @@ export function createMonitorStream(deps: {
   let headsReadMs: number | null = null;
   const titles = createTitleBook();
 
-  let cached: { key: string; index: MatchIndex } | null = null;
-  function indexOf(monitors: MonitorRow[]): MatchIndex {
-    const key = monitors.map((m) => `${m.id}@${m.updated_at}`).join(',');
-    if (cached?.key !== key) cached = { key, index: indexOfMonitors(monitors) };
-    return cached.index;
-  }
+  const indexOf = cachedIndexOfMonitors();
 
   async function heads(report: StreamReport): Promise<Map<StreamKind, Head>> {
     const found = new Map<StreamKind, Head>();
@@ -114,6 +108,22 @@ export function createMonitorStream(deps: {
   }
 
   /**
+   * One `/api/info` request of the stream's, counted; null when this cycle must stop asking: its share
+   * of the minute is spent, or Reddit fails (counted as an error). Any other error is a bug and thrown.
+   */
+  async function ask(fullnames: string[], report: StreamReport): Promise<RedditItem[] | null> {
+    try {
+      const answer = await reddit.info(fullnames, STREAM_CONSUMER);
+      report.requests++;
+      return answer.items;
+    } catch (error) {
+      if (!(error instanceof RedditBudgetExhaustedError) && readErrorOf(error) === null) throw error;
+      if (!(error instanceof RedditBudgetExhaustedError)) report.errors++;
+      return null;
+    }
+  }
+
+  /**
    * The items with their comments' post titles: those of posts the stream read, and, when `needed`,
    * those of older posts asked for, 100 to a request, with what is left of the cycle's share.
    */
@@ -123,14 +133,9 @@ export function createMonitorStream(deps: {
     if (!needed) return read;
     const missing = titles.missing(read);
     for (let i = 0; i < missing.length && report.requests < requestsPerCycle; i += 100) {
-      try {
-        titles.remember((await reddit.info(missing.slice(i, i + 100), STREAM_CONSUMER)).items);
-        report.requests++;
-      } catch (error) {
-        if (!(error instanceof RedditBudgetExhaustedError) && readErrorOf(error) === null) throw error;
-        if (!(error instanceof RedditBudgetExhaustedError)) report.errors++;
-        break;
-      }
+      const posts = await ask(missing.slice(i, i + 100), report);
+      if (posts === null) break;
+      titles.remember(posts);
     }
     return titles.titled(read);
   }
@@ -177,22 +182,16 @@ export function createMonitorStream(deps: {
     const returned = new Map<string, string>();
     const items: RedditItem[] = [];
     for (const request of plan.requests) {
-      try {
-        const answer = await reddit.info(request, STREAM_CONSUMER);
-        report.requests++;
-        asked.push(request);
-        const wanted = new Set(request);
-        for (const item of answer.items) {
-          // Only what was asked, once: an answer cannot add ids to the walk.
-          if (!wanted.has(item.id) || returned.has(item.id)) continue;
-          returned.set(item.id, item.created_at);
-          items.push(item);
-        }
-      } catch (error) {
-        // The share of this minute is spent, or Reddit fails: what was asked is settled, the rest waits.
-        if (!(error instanceof RedditBudgetExhaustedError) && readErrorOf(error) === null) throw error;
-        if (!(error instanceof RedditBudgetExhaustedError)) report.errors++;
-        break;
+      const answer = await ask(request, report);
+      // The share of this minute is spent, or Reddit fails: what was asked is settled, the rest waits.
+      if (answer === null) break;
+      asked.push(request);
+      const wanted = new Set(request);
+      for (const item of answer) {
+        // Only what was asked, once: an answer cannot add ids to the walk.
+        if (!wanted.has(item.id) || returned.has(item.id)) continue;
+        returned.set(item.id, item.created_at);
+        items.push(item);
       }
     }
     const walked = report.requests;
