@@ -99,7 +99,7 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
   });
 
   it("a title: rule gets every comment under a post whose title matches, with the title of a post the stream read or asked for, once; -title: never holds for a comment without one", async () => {
-    const { token } = await app.accountWithKey(100_000);
+    const { accountId, token } = await app.accountWithKey(100_000);
     // Posts from before the stream starts: their comments' titles are asked of Reddit, not remembered.
     clock.advance(30);
     const titled = await createMonitor(app, token, { name: 'titled', subreddits: ['all'], query: 'title:kysely', sources: ['posts', 'comments'] });
@@ -126,6 +126,8 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     // `hello -title:kysely` on comments: only those whose post's title was found and lacks the word.
     const notTitled = walked.filter((item) => item.kind === 't1' && text(item).includes('hello') && titleOf(item) !== null && !titleOf(item)!.includes('kysely'));
     expect((await storedMatches(app, untitledOnly.id)).map((row) => row.reddit_id).sort()).toEqual(notTitled.map(name).sort());
+    // Each match charged once, whatever the title cost to find: the balance is the ledger's sum.
+    expect(await ledgerSum(app.services.db, accountId)).toBe(100_000 - expected.length - notTitled.length);
   });
 });
 
