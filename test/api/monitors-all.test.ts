@@ -127,7 +127,9 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     const notTitled = walked.filter((item) => item.kind === 't1' && text(item).includes('hello') && titleOf(item) !== null && !titleOf(item)!.includes('kysely'));
     expect((await storedMatches(app, untitledOnly.id)).map((row) => row.reddit_id).sort()).toEqual(notTitled.map(name).sort());
     // Each match charged once, whatever the title cost to find: the balance is the ledger's sum.
-    expect(await ledgerSum(app.services.db, accountId)).toBe(100_000 - expected.length - notTitled.length);
+    const balance = 100_000 - expected.length - notTitled.length;
+    expect(await ledgerSum(app.services.db, accountId)).toBe(balance);
+    expect(await app.services.credits.spendableBalance(accountId)).toBe(balance);
   });
 });
 
