@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { transaction, type Database } from '../../shared/db/database.ts';
+import { isSqlite, transaction, type Database } from '../../shared/db/database.ts';
 import type { DestinationsTable, OutboxTable } from './destinations.tables.ts';
 
 /** The columns an answer may show: never the sealed URL. */
@@ -16,16 +16,24 @@ export const createDestinationsRepository = (db: Database) => ({
   /** Everything the drainer needs, the sealed URL included. */
   forDrain: (id: string) => db.selectFrom('destinations').selectAll().where('id', '=', id).executeTakeFirst(),
 
-  /** Deletes a destination with its messages and their attempts; false when the account has no such destination. */
-  async remove(accountId: string, id: string) {
-    const owned = await db.selectFrom('destinations').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-    if (!owned) return false;
-    const rows = db.selectFrom('outbox').select('id').where('destination_id', '=', id);
-    await db.deleteFrom('outbox_attempts').where('outbox_id', 'in', rows).execute();
-    await db.deleteFrom('outbox').where('destination_id', '=', id).execute();
-    await db.deleteFrom('destinations').where('id', '=', id).execute();
-    return true;
-  },
+  /**
+   * Deletes a destination with its messages and their attempts, in one transaction; false when the
+   * account has no such destination. Its messages are locked before their attempts are deleted, so a
+   * drainer recording an answer meanwhile either commits first (its attempt is deleted too) or finds
+   * the message gone (`recordAttempt`); on SQLite, BEGIN IMMEDIATE lets one writer in at a time.
+   */
+  remove: (accountId: string, id: string) =>
+    transaction(db, async (trx) => {
+      const locking = !isSqlite(db);
+      const owned = trx.selectFrom('destinations').select('id').where('account_id', '=', accountId).where('id', '=', id);
+      if (!(await (locking ? owned.forUpdate() : owned).executeTakeFirst())) return false;
+      const messages = trx.selectFrom('outbox').select('id').where('destination_id', '=', id);
+      if (locking) await messages.forUpdate().execute();
+      await trx.deleteFrom('outbox_attempts').where('outbox_id', 'in', messages).execute();
+      await trx.deleteFrom('outbox').where('destination_id', '=', id).execute();
+      await trx.deleteFrom('destinations').where('id', '=', id).execute();
+      return true;
+    }),
 
   /** Messages recorded once per (destination, subject): a second enqueue of the same subject changes nothing. */
   async enqueueAll(rows: Insertable<OutboxTable>[]) {
@@ -85,8 +93,11 @@ export const createDestinationsRepository = (db: Database) => ({
     attempt: { attempted_at: string; status_code: number | null; answer: string; error: string | null; duration_ms: number },
     outcome: Partial<Pick<OutboxTable, 'status' | 'next_attempt_at' | 'sent_at' | 'receipt' | 'error' | 'failures'>>,
   ) {
-    // One commit for both: the attempt and its outcome are recorded together or not at all.
+    // One commit for both: the attempt and its outcome are recorded together or not at all. The message
+    // is locked first: when its destination was deleted meanwhile (`remove`), there is nothing to record.
     await transaction(db, async (trx) => {
+      const message = trx.selectFrom('outbox').select('id').where('id', '=', outboxId);
+      if (!(await (isSqlite(db) ? message : message.forUpdate()).executeTakeFirst())) return;
       await trx.insertInto('outbox_attempts').values({ outbox_id: outboxId, ...attempt }).execute();
       await trx.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
     });
