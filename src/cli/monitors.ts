@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { COVERAGE_HOURS } from '../modules/monitors/stream/stream.schemas.ts';
 import { subredditName, subredditProblem } from '../shared/http/subreddit.ts';
 import { formatTable, type CliIo } from './io.ts';
 import { emailOption, withServices } from './operator.ts';
@@ -43,7 +44,7 @@ export function monitorsCommand(io: CliIo): Command {
       'what the site-wide stream read of all of Reddit, per hour and source, newest first (GET /api/v1/stream/coverage): ' +
         'the ids walked and how many were asked, returned, unavailable, pending and skipped, then the ranges skipped',
     )
-    .option('--hours <n>', 'how many hours back, the current one included: 1 to 168', hoursOption, 24)
+    .option('--hours <n>', `how many hours back, the current one included: 1 to ${COVERAGE_HOURS.most}`, hoursOption, COVERAGE_HOURS.byDefault)
     .option('--json', 'print the API\'s JSON instead of tables')
     .action(async (options: { hours: number; json?: boolean }) => {
       const coverage = await withServices(io, (s) => s.streamCoverage.coverage(options.hours));
@@ -57,9 +58,11 @@ export function monitorsCommand(io: CliIo): Command {
   return monitors;
 }
 
-/** 1 to 168, as the API's `hours`. */
+/** 1 to COVERAGE_HOURS.most, as the API's `hours`. */
 function hoursOption(value: string): number {
   const hours = Number(value);
-  if (!/^\d+$/.test(value) || hours < 1 || hours > 168) throw new InvalidArgumentError(`--hours must be a whole number from 1 to 168, got "${value.slice(0, 20)}"`);
+  if (!/^\d+$/.test(value) || hours < 1 || hours > COVERAGE_HOURS.most) {
+    throw new InvalidArgumentError(`--hours must be a whole number from 1 to ${COVERAGE_HOURS.most}, got "${value.slice(0, 20)}"`);
+  }
   return hours;
 }

@@ -49,11 +49,12 @@ export function needsCommentTitles(monitor: Rule): boolean {
   return reads;
 }
 
-
-/** The sources of this monitor the stream serves: each it covers now, except comments for a rule with a `title:` term (those keep being polled). */
-export function streamSources(monitor: Rule & Pick<MonitorRow, 'sources'>, covers: StreamCovers): MonitorSource[] {
-  const sources = (JSON.parse(monitor.sources) as MonitorSource[]).filter((source) => covers[source] !== undefined);
-  return sources.includes('comments') && needsCommentTitles(monitor) ? sources.filter((source) => source !== 'comments') : sources;
+/**
+ * The sources of this monitor the stream serves: each it covers now, except comments for a rule with
+ * a `title:` term (those keep being polled): the sources it reads without titles (`asStreamReads`).
+ */
+export function streamSources(monitor: Rule & Pick<MonitorRow, 'sources' | 'subreddits'>, covers: StreamCovers): MonitorSource[] {
+  return (JSON.parse(asStreamReads(monitor, 'untitled').sources) as MonitorSource[]).filter((source) => covers[source] !== undefined);
 }
 
 /**

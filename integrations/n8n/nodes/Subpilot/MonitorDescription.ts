@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { limit } from './fields';
 import { idempotencyKey, listsInBody } from './presend';
 
 const monitorId = (operations: string[], resource = 'monitor'): INodeProperties => ({
@@ -10,17 +11,6 @@ const monitorId = (operations: string[], resource = 'monitor'): INodeProperties 
 	placeholder: 'mon_…',
 	description: 'The ID of the monitor',
 	displayOptions: { show: { resource: [resource], operation: operations } },
-});
-
-const limit = (resource: string, operation: string): INodeProperties => ({
-	displayName: 'Limit',
-	name: 'limit',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: 50,
-	description: 'Max number of results to return',
-	displayOptions: { show: { resource: [resource], operation: [operation] } },
-	routing: { send: { type: 'query', property: 'limit' } },
 });
 
 /** Monitors (free to create; each match costs PRICE_MONITOR_MATCH) and their matches (docs/api/monitors.md). */

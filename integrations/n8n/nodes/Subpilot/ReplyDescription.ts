@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { limit } from './fields';
 import { idempotencyKey, requireConfirm } from './presend';
 
 /** The inbox, a reply draft and publishing it: the loop of docs/api/replies.md. */
@@ -82,16 +83,7 @@ export const replyFields: INodeProperties[] = [
 		displayOptions: { show: { resource: ['inbox'], operation: ['getAll'] } },
 		routing: { send: { type: 'query', property: 'status', value: '={{$value.length ? $value.join(",") : undefined}}' } },
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { resource: ['inbox'], operation: ['getAll'] } },
-		routing: { send: { type: 'query', property: 'limit' } },
-	},
+	limit('inbox', 'getAll'),
 	{
 		displayName: 'Reply To',
 		name: 'replyTo',

@@ -33,7 +33,7 @@ import pLimit from 'p-limit';
  * of one holder are committed before another can take over, so their storage order (what `?after=`
  * follows) is the order they became visible in.
  */
-type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
+export type Fence = (trx: Kysely<Tables>) => Promise<boolean>;
 
 /** The poll a store belongs to: its lease fence, and until when (performance.now() scale) the judge may take. */
 export interface PollContext {

@@ -14,7 +14,7 @@ import type { RedditClient } from '../../../integrations/reddit/reddit.client.ts
 import { RedditBudgetExhaustedError } from '../../../integrations/reddit/reddit.errors.ts';
 import { MAX_SUBREDDITS_PER_LISTING } from '../../../integrations/reddit/reddit.query.ts';
 import type { SubredditEntry, SubredditsUsecases } from '../../subreddits/subreddits.usecases.ts';
-import type { MatchDelivery, PollContext } from './poller.delivery.ts';
+import type { Fence, MatchDelivery, PollContext } from './poller.delivery.ts';
 import type { MatchJudging } from './judging.usecases.ts';
 import { stateOf } from '../monitors.health.ts';
 import { createPollerRepository } from './poller.repository.ts';
@@ -175,11 +175,11 @@ export function createMonitorPoller(deps: {
     return reads;
   }
 
-  /** Moves the marks and records the gaps, only while this holder still has this cycle. */
-  async function commit(cycle: number, reads: ReadGroup[], served: StreamSplit['served'], gaps: GapRow[], at: string): Promise<boolean> {
+  /** Moves the marks and records the gaps, only while this holder still has this cycle (`fence`). */
+  async function commit(fence: Fence, reads: ReadGroup[], served: StreamSplit['served'], gaps: GapRow[], at: string): Promise<boolean> {
     return transaction(db, async (trx) => {
+      if (!(await fence(trx))) return false;
       const fenced = createPollerRepository(trx);
-      if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
       for (const read of reads) if (!read.cut) await fenced.advance(read.names, read.source, read, at);
       for (const { names, source, to } of served) await fenced.coverByStream(names, source, to, at);
       for (const gap of gaps) await fenced.insertGap({ ...gap, now: at });
@@ -212,7 +212,7 @@ export function createMonitorPoller(deps: {
       report.stored += await delivery.deliverAll(collectMatches(reads, current, index), current, poll.judgeUntil, fence);
       // A gap concerns the sources the poller reads: the stream served the others.
       const gaps = gapsOf(reads, split.polled.filter(isCaughtUp));
-      if (await commit(cycle, reads, split.served, gaps, at)) {
+      if (await commit(fence, reads, split.served, gaps, at)) {
         report.gaps = gaps.length;
         for (const gap of gaps) {
           await delivery.announceGap(byId.get(gap.monitorId)!, gap);

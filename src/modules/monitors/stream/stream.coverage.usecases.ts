@@ -5,6 +5,7 @@
  */
 import type { Database } from '../../../shared/db/database.ts';
 import { createStreamRepository } from './stream.repository.ts';
+import { COVERAGE_HOURS } from './stream.schemas.ts';
 import type { StreamKind } from './stream.tables.ts';
 
 const SOURCE: Record<StreamKind, 'posts' | 'comments'> = { t3: 'posts', t1: 'comments' };
@@ -13,7 +14,7 @@ export function createStreamCoverage(deps: { db: Database; clock: () => Date; en
   const repo = createStreamRepository(deps.db);
   return {
     /** The last `hours` hours (the current one included), newest first. */
-    async coverage(hours: number) {
+    async coverage(hours: number = COVERAGE_HOURS.byDefault) {
       const since = new Date(deps.clock().getTime() - (hours - 1) * 3_600_000);
       const from = `${since.toISOString().slice(0, 13)}:00:00.000Z`;
       const { rows, gaps, pending } = await repo.coverage(from);

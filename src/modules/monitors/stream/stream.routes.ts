@@ -19,6 +19,6 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ coverage: StreamCoverageU
         response: { 200: coverageSchema },
       },
     },
-    async (request) => coverage.coverage(request.query.hours ?? 24),
+    async (request) => coverage.coverage(request.query.hours),
   );
 };

@@ -1,9 +1,20 @@
 import Type from 'typebox';
 
+/** How many hours back a reading of the coverage goes, the current one included: by default, and at most (a week). */
+export const COVERAGE_HOURS = { byDefault: 24, most: 168 } as const;
+
 const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')], { description: 'posts: t3_ ids; comments: t1_ ids' });
 
 export const coverageQuerySchema = Type.Object(
-  { hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, description: 'How many hours back, the current one included (default 24, at most a week)' })) },
+  {
+    hours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: COVERAGE_HOURS.most,
+        description: `How many hours back, the current one included (default ${COVERAGE_HOURS.byDefault}, at most a week)`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

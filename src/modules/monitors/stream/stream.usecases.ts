@@ -206,8 +206,8 @@ export function createMonitorStream(deps: {
     const settled = settle({ plan, asked, returned, positions: positions as Map<StreamKind, Position>, jumps, now });
     await deliver(matched, monitors, fence, report);
     const committed = await transaction(db, async (trx) => {
+      if (!(await fence(trx))) return false;
       const fenced = createStreamRepository(trx);
-      if (!(await fenced.renew(holder, cycle, clock().getTime(), leaseMs))) return false;
       await fenced.savePositions(settled.positions, at);
       await fenced.walkedSince(restarts);
       await fenced.resolvePending(settled.resolved);
