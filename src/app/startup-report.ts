@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config/config.ts';
 import { localOrigin } from '../shared/config/reddit.ts';
-import { streamPerMinute } from '../shared/config/stream.ts';
+import { streamPerMinute, streamRuns } from '../shared/config/stream.ts';
 
 export interface StartupLine {
   level: 'info' | 'warn';
@@ -61,7 +61,7 @@ export function startupReport(config: Config, listening: { host: string; port: n
   const lines: StartupLine[] = [{ level: 'info', msg: `Dashboard: ${origin}/dashboard` }, sellingLine(config, origin)];
   const off = (msg: string) => lines.push({ level: 'warn', msg });
   if (config.redditSource === 'demo') lines.push(demoLine(config));
-  else if (config.reddit && config.stream.share > 0) lines.push(streamLine(config));
+  else if (streamRuns(config)) lines.push(streamLine(config));
   else if (!config.reddit) {
     off(
       'Scrape is off (POST /api/v1/scrape answers 503): set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET ' +

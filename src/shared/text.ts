@@ -33,6 +33,9 @@ export function clip(text: string, max: number): string {
 /** A ledger amount with its sign, `+500` or `-2`, so credits coming in and going out read apart. */
 export const signed = (amount: number) => (amount > 0 ? `+${amount}` : String(amount));
 
+/** `12,345`: a count with its thousands grouped, as the dashboard and messages show figures. */
+export const formatNumber = (value: number) => value.toLocaleString('en-US');
+
 /** `3 matches`, `1 event`: a count with the noun that agrees with it. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

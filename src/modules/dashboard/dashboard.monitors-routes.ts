@@ -14,6 +14,7 @@ import type { MonitorAlerts } from './views/monitor-alerts.ts';
 import type { MatchesView } from './views/monitor-matches.ts';
 import { deleteConfirmPage, monitorPage, type MonitorPage } from './views/monitor.ts';
 import { monitorsPage, type MonitorsPage } from './views/monitors.ts';
+import { CHART_HOURS } from './views/stream-chart.ts';
 
 const PAGE_SIZE = 25;
 const NOTICES = {
@@ -52,7 +53,7 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{
       monitors.list(accountId, { limit: PAGE_SIZE, cursor }),
       monitors.redditApp(),
       monitors.usage(accountId),
-      streamCoverage.coverage(24),
+      streamCoverage.coverage(CHART_HOURS),
     ]);
     const activity = await monitors.activity(accountId, list.data.map((m) => m.id));
     return monitorsPage({ viewer: viewerOf(request)!, monitors: list, reddit, usage, stream, activity, firstPage: !cursor, ...extras });

@@ -1,7 +1,8 @@
 import { AppError } from '../../shared/errors.ts';
+import { formatNumber } from '../../shared/text.ts';
 import type { MonitorPreview } from './monitors.view.ts';
 
-const n = (value: number | null) => (value ?? 0).toLocaleString('en-US');
+const n = (value: number | null) => formatNumber(value ?? 0);
 
 /** What a refused preview counted, in words both the API's refusal and the dashboard's form say. */
 export const volumeEstimate = (preview: MonitorPreview) =>

@@ -58,7 +58,6 @@ export function searchTerms(node: QueryNode): string[] {
   return [...found.values()];
 }
 
-
 /**
  * Whether the query has a `title:` term anywhere (under a NOT too, where a missing title makes the
  * NOT true): a comment read by id comes without its post's title, so such a rule cannot be answered

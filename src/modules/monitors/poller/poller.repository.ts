@@ -12,7 +12,6 @@ import type { MonitorSource, PausedReason } from '../monitors.tables.ts';
 
 const LEASE = 'monitors';
 
-
 export const createPollerRepository = (db: Kysely<Tables>) => ({
   /** Ends the daily-cap pauses whose UTC day is over; they watch again from that midnight. */
   async resumeDueDailyCaps(now: string): Promise<void> {

@@ -6,9 +6,7 @@
 import type { Database } from '../../../shared/db/database.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { COVERAGE_HOURS } from './stream.schemas.ts';
-import type { StreamKind } from './stream.tables.ts';
-
-const SOURCE: Record<StreamKind, 'posts' | 'comments'> = { t3: 'posts', t1: 'comments' };
+import { SOURCE_OF } from './stream.cycle.ts';
 
 export function createStreamCoverage(deps: { db: Database; clock: () => Date; enabled: boolean }) {
   const repo = createStreamRepository(deps.db);
@@ -23,7 +21,7 @@ export function createStreamCoverage(deps: { db: Database; clock: () => Date; en
         enabled: deps.enabled,
         hours: rows.map((row) => ({
           hour: row.hour,
-          source: SOURCE[row.kind],
+          source: SOURCE_OF[row.kind],
           first_id: `${row.kind}_${row.first_id}`,
           last_id: `${row.kind}_${row.last_id}`,
           asked: Number(row.asked),
@@ -32,7 +30,7 @@ export function createStreamCoverage(deps: { db: Database; clock: () => Date; en
           pending: waiting.get(`${row.hour}|${row.kind}`) ?? 0,
           skipped: Number(row.skipped),
         })),
-        gaps: gaps.map((gap) => ({ source: SOURCE[gap.kind], from_id: `${gap.kind}_${gap.from_id}`, to_id: `${gap.kind}_${gap.to_id}`, recorded_at: gap.recorded_at })),
+        gaps: gaps.map((gap) => ({ source: SOURCE_OF[gap.kind], from_id: `${gap.kind}_${gap.from_id}`, to_id: `${gap.kind}_${gap.to_id}`, recorded_at: gap.recorded_at })),
       };
     },
   };

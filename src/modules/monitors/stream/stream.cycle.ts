@@ -7,9 +7,12 @@
  *
  * Ids are numbers here (base-36 on the wire and in the tables: 36^10 is well inside 2^53).
  */
+import type { MonitorSource } from '../monitors.tables.ts';
 import type { StreamKind } from './stream.tables.ts';
 
 export const KINDS: StreamKind[] = ['t3', 't1'];
+/** The monitors' source each kind of fullname is. */
+export const SOURCE_OF: Record<StreamKind, MonitorSource> = { t3: 'posts', t1: 'comments' };
 /** Fullnames one `/api/info` answers for. */
 export const IDS_PER_REQUEST = 100;
 /**

@@ -9,14 +9,11 @@
  * REDDIT_STREAM_MAX_LAG_SECONDS, so the poller takes over well before the stream would skip ids.
  */
 import type { StreamCovers } from '../monitors.stream-serving.ts';
-import type { MonitorSource } from '../monitors.tables.ts';
-import { RETRY_DELAY_MS, STREAM_INTERVAL_SECONDS } from './stream.cycle.ts';
+import { RETRY_DELAY_MS, SOURCE_OF, STREAM_INTERVAL_SECONDS } from './stream.cycle.ts';
 import type { StreamKind } from './stream.tables.ts';
 
 /** Cycles without a commit after which the stream no longer serves: one late or failed cycle is not a stop. */
 export const STALE_AFTER_CYCLES = 3;
-
-const SOURCE: Record<StreamKind, MonitorSource> = { t3: 'posts', t1: 'comments' };
 
 export interface ServingRow {
   kind: StreamKind;
@@ -39,7 +36,7 @@ export function coversOf(rows: ServingRow[], now: Date, maxLagSeconds: number): 
     const lagMs = Math.max(0, now.getTime() - Date.parse(row.read_to_at));
     if (lagMs >= (maxLagSeconds * 1000) / 2) continue;
     const to = new Date(Date.parse(row.read_to_at) - RETRY_DELAY_MS - lagMs).toISOString();
-    covers[SOURCE[row.kind]] = { to, since: row.walked_since };
+    covers[SOURCE_OF[row.kind]] = { to, since: row.walked_since };
   }
   return covers;
 }

@@ -28,7 +28,7 @@ import type { MonitorRow } from '../monitors.tables.ts';
 import { asStreamReads, needsStreamTitles } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
 import { leasedCycles, PollerLeaseLost } from '../leased-cycles.ts';
-import { headOf, jumpOf, KINDS, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
+import { headOf, jumpOf, KINDS, SOURCE_OF, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
 import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
 import type { StreamKind } from './stream.tables.ts';
 import type { StreamRing } from './stream.ring.ts';
@@ -80,7 +80,7 @@ export function createMonitorStream(deps: {
   async function heads(report: StreamReport): Promise<Map<StreamKind, Head>> {
     const found = new Map<StreamKind, Head>();
     for (const kind of KINDS) {
-      const answer = await reddit.listing({ subreddits: ['all'], source: kind === 't3' ? 'posts' : 'comments', after: null, consumer: STREAM_CONSUMER });
+      const answer = await reddit.listing({ subreddits: ['all'], source: SOURCE_OF[kind], after: null, consumer: STREAM_CONSUMER });
       report.requests++;
       const head = answer.ok ? headOf(answer.items, kind) : null;
       if (head) found.set(kind, head);
