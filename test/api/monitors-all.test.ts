@@ -3,10 +3,11 @@ import { createServices } from '../../src/app/container.ts';
 import type { TestApp } from '../support/app.ts';
 import { startTestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
-import { createFirehose, type FirehoseItem, type FirehoseOptions } from '../support/fake-reddit-firehose.ts';
+import type { FirehoseItem, FirehoseOptions } from '../support/fake-reddit-firehose.ts';
 import { ledgerSum } from '../support/ledger.ts';
-import { createMonitor, cycle, startMonitorsApp, storedMatches, type PinnedClock } from '../support/monitors.ts';
+import { createMonitor, cycle, storedMatches, type PinnedClock } from '../support/monitors.ts';
 import { cheapPasswords } from '../support/passwords.ts';
+import { fullnameOf, idNumber, runStream, startFirehoseApp, streamPositions } from '../support/stream.ts';
 
 /**
  * Monitors over all of Reddit (issue 45): served by the site-wide stream alone, every subreddit but the
@@ -14,35 +15,12 @@ import { cheapPasswords } from '../support/passwords.ts';
  * with that rule matched on the same items; and the refusals (mixed with names, no stream, too many a day).
  */
 const SUBREDDITS = ['typescript', 'node', 'saas', 'gaming'];
-const name = (item: FirehoseItem) => `${item.kind}_${item.id}`;
-const id = (id36: string) => Number.parseInt(id36, 36);
 /** A comment read by id has no post title (/api/info leaves link_title out): its own text is what matches. */
 const text = (item: FirehoseItem) => ('body' in item.thing ? item.thing.body : `${item.thing.title} ${item.thing.selftext}`);
 
-async function startFirehoseApp(engine: (typeof engines)[number], env: Record<string, string> = {}) {
-  const { app, clock } = await startMonitorsApp(engine, { env: { REDDIT_STREAM_SHARE: '0.5', ...env }, waitsMoveClock: true });
-  const options: FirehoseOptions = {
-    clock: () => clock.now().getTime(),
-    perSecond: 8,
-    unavailable: 0.04,
-    late: { share: 0.1, maxSeconds: 20 },
-    words: ['kysely', 'hello', 'world', 'postgres'],
-    subreddits: SUBREDDITS,
-  };
-  app.reddit.firehose = createFirehose(options);
-  return { app, clock, options };
-}
-
-async function run(services: { monitorStream: { runCycle(): Promise<unknown> } | null }, clock: PinnedClock, seconds: number, poller?: () => Promise<void>) {
-  for (let t = 0; t < seconds; t += 10) {
-    clock.advance(10);
-    await services.monitorStream!.runCycle();
-    await poller?.();
-  }
-}
-
-const positions = async (app: TestApp) =>
-  new Map((await app.database.db.selectFrom('stream_positions').selectAll().execute()).map((row) => [row.kind, id(row.read_to)]));
+/** One firehose for every test, each test's own (`options` is changed as a test runs). */
+const firehose = (engine: (typeof engines)[number], env: Record<string, string> = {}) =>
+  startFirehoseApp(engine, env, { perSecond: 8, unavailable: 0.04, late: { share: 0.1, maxSeconds: 20 }, words: ['kysely', 'hello', 'world', 'postgres'], subreddits: SUBREDDITS });
 
 describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
   let app: TestApp;
@@ -50,7 +28,7 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
   let options: FirehoseOptions;
   // Each test on a firehose of its own: where the stream starts matters to what it reads.
   beforeEach(async () => {
-    ({ app, clock, options } = await startFirehoseApp(engine));
+    ({ app, clock, options } = await firehose(engine));
   });
   afterEach(() => app.close());
 
@@ -60,7 +38,7 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     expect(monitor).toMatchObject({ subreddits: ['r/all'], exclude_subreddits: ['r/Gaming'], health: { status: 'ok', subreddits: [], stream: { state: 'reading', detail: null } } });
     clock.advance(5);
     await app.services.monitorStream!.runCycle(); // starts at the heads
-    const start = await positions(app);
+    const start = await streamPositions(app);
     // Between the stream's cycles, the poller's: not one request to Reddit on the monitor's behalf.
     let pollerRequests = 0;
     const poll = async () => {
@@ -68,30 +46,30 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
       await cycle(app);
       pollerRequests += app.reddit.requests.length - before;
     };
-    await run(app.services, clock, 60, poll);
+    await runStream(app.services, clock, 60, poll);
 
     const second = await createServices(app.services.config, { clock: clock.now, passwords: cheapPasswords, redditOptions: { sleep: () => Promise.resolve() } });
     try {
       expect(await second.monitorStream!.runCycle()).toBeNull();
       await app.services.monitorStream!.release(); // a restart: the second instance resumes where the first stopped
-      await run(second, clock, 60, async () => {
+      await runStream(second, clock, 60, async () => {
         const before = app.reddit.requests.length;
         await second.monitorPoller.runCycle();
         pollerRequests += app.reddit.requests.length - before;
       });
       options.perSecond = 0;
-      await run(second, clock, 90); // every id left out is asked once more after a minute
+      await runStream(second, clock, 90); // every id left out is asked once more after a minute
     } finally {
       await second.close();
     }
     expect(pollerRequests).toBe(0);
     expect(app.reddit.requests.filter((r) => /^\/r\/(?!all\/)[^/]+\/(new|comments)/.test(r.path))).toEqual([]);
 
-    const made = app.reddit.firehose!.items().filter((item) => id(item.id) > start.get(item.kind)!);
+    const made = app.reddit.firehose!.items().filter((item) => idNumber(item.id) > start.get(item.kind)!);
     const visible = made.filter((item) => item.visibleMs !== null && text(item).includes('kysely'));
     expect(visible.some((item) => item.visibleMs! > item.createdMs)).toBe(true);
     expect(visible.some((item) => item.thing.subreddit === 'gaming')).toBe(true); // the exclusion is put to the test
-    const expected = visible.filter((item) => item.thing.subreddit !== 'gaming').map(name).sort();
+    const expected = visible.filter((item) => item.thing.subreddit !== 'gaming').map(fullnameOf).sort();
     const rows = await storedMatches(app, monitor.id);
     expect(rows.map((row) => row.reddit_id).sort()).toEqual(expected);
     expect(rows.filter((row) => row.subreddit.toLowerCase().endsWith('gaming'))).toEqual([]);
@@ -105,27 +83,27 @@ describe.each(engines)('a monitor over all of Reddit on %s', (engine) => {
     const titled = await createMonitor(app, token, { name: 'titled', subreddits: ['all'], query: 'title:kysely', sources: ['posts', 'comments'] });
     const untitledOnly = await createMonitor(app, token, { name: 'not', subreddits: ['all'], query: 'hello -title:kysely', sources: ['comments'] });
     await app.services.monitorStream!.runCycle(); // starts at the heads
-    const start = await positions(app);
-    await run(app.services, clock, 90);
+    const start = await streamPositions(app);
+    await runStream(app.services, clock, 90);
     options.perSecond = 0;
-    await run(app.services, clock, 90); // deferred comments and ids left out are asked once more after a minute
+    await runStream(app.services, clock, 90); // deferred comments and ids left out are asked once more after a minute
 
     const items = app.reddit.firehose!.items();
-    const byName = new Map(items.map((item) => [name(item), item]));
+    const byName = new Map(items.map((item) => [fullnameOf(item), item]));
     const postOf = (item: FirehoseItem) => byName.get(`t3_${(item.thing as { link_id: string }).link_id}`);
-    const walked = items.filter((item) => id(item.id) > start.get(item.kind)! && item.visibleMs !== null);
+    const walked = items.filter((item) => idNumber(item.id) > start.get(item.kind)! && item.visibleMs !== null);
     const titleOf = (item: FirehoseItem) => (item.kind === 't3' ? (item.thing as { title: string }).title : postOf(item)?.visibleMs != null ? (postOf(item)!.thing as { title: string }).title : null);
-    const expected = walked.filter((item) => titleOf(item)?.includes('kysely')).map(name).sort();
+    const expected = walked.filter((item) => titleOf(item)?.includes('kysely')).map(fullnameOf).sort();
     expect(expected.filter((n) => n.startsWith('t1_')).length).toBeGreaterThan(5);
     expect((await storedMatches(app, titled.id)).map((row) => row.reddit_id).sort()).toEqual(expected);
     // Some comments were under posts from before the start: the stream asked for those posts by id.
-    const older = walked.filter((item) => item.kind === 't1' && postOf(item) && id(postOf(item)!.id) <= start.get('t3')!);
+    const older = walked.filter((item) => item.kind === 't1' && postOf(item) && idNumber(postOf(item)!.id) <= start.get('t3')!);
     expect(older.length).toBeGreaterThan(0);
     const asked = app.reddit.requests.filter((r) => r.path.startsWith('/api/info')).flatMap((r) => (r.query.id ?? '').split(','));
     expect(asked).toContain(`t3_${postOf(older[0]!)!.id}`);
     // `hello -title:kysely` on comments: only those whose post's title was found and lacks the word.
     const notTitled = walked.filter((item) => item.kind === 't1' && text(item).includes('hello') && titleOf(item) !== null && !titleOf(item)!.includes('kysely'));
-    expect((await storedMatches(app, untitledOnly.id)).map((row) => row.reddit_id).sort()).toEqual(notTitled.map(name).sort());
+    expect((await storedMatches(app, untitledOnly.id)).map((row) => row.reddit_id).sort()).toEqual(notTitled.map(fullnameOf).sort());
     // Each match charged once, whatever the title cost to find: the balance is the ledger's sum.
     const balance = 100_000 - expected.length - notTitled.length;
     expect(await ledgerSum(app.services.db, accountId)).toBe(balance);
@@ -137,7 +115,7 @@ describe.each(engines)('the preview of a monitor on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
   beforeAll(async () => {
-    ({ app, clock } = await startFirehoseApp(engine, { MONITOR_PREVIEW_DAILY_LIMIT: '50' }));
+    ({ app, clock } = await firehose(engine, { MONITOR_PREVIEW_DAILY_LIMIT: '50' }));
   });
   afterAll(() => app.close());
 
@@ -151,7 +129,7 @@ describe.each(engines)('the preview of a monitor on %s', (engine) => {
     const firstNamed = await createMonitor(app, token, named);
     clock.advance(5);
     await app.services.monitorStream!.runCycle();
-    await run(app.services, clock, 120);
+    await runStream(app.services, clock, 120);
     const matched = async (monitorId: string) => (await storedMatches(app, monitorId)).length;
     expect(await matched(first.id)).toBeGreaterThan(0);
     expect(await matched(firstNamed.id)).toBeGreaterThan(0);

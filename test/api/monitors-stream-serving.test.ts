@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
-import { createFirehose, type FirehoseItem, type FirehoseOptions } from '../support/fake-reddit-firehose.ts';
+import type { FirehoseItem, FirehoseOptions } from '../support/fake-reddit-firehose.ts';
 import type { FakeComment } from '../support/fake-reddit.ts';
-import { createMonitor, listingRequests, startMonitorsApp, storedMatches, type PinnedClock } from '../support/monitors.ts';
+import { createMonitor, listingRequests, storedMatches, type PinnedClock } from '../support/monitors.ts';
+import { fullnameOf, startFirehoseApp } from '../support/stream.ts';
 
 const SUBREDDITS = ['typescript', 'node', 'saas'];
-const name = (item: FirehoseItem) => `${item.kind}_${item.id}`;
 const ofSubreddits = (app: TestApp, names: string[]) => listingRequests(app).filter((r) => names.some((n) => r.path.split('/')[2]!.split('+').includes(n)));
 
 describe.each(engines)('a subreddit monitor served by the site-wide stream on %s', (engine) => {
@@ -20,9 +20,7 @@ describe.each(engines)('a subreddit monitor served by the site-wide stream on %s
   let clock: PinnedClock;
   let options: FirehoseOptions;
   beforeAll(async () => {
-    ({ app, clock } = await startMonitorsApp(engine, { env: { REDDIT_STREAM_SHARE: '0.5' }, waitsMoveClock: true }));
-    options = { clock: () => clock.now().getTime(), subreddits: SUBREDDITS, perSecond: 4, late: { share: 0.3, maxSeconds: 20 }, words: ['kysely', 'hello', 'world', 'postgres'] };
-    app.reddit.firehose = createFirehose(options);
+    ({ app, clock, options } = await startFirehoseApp(engine, {}, { subreddits: SUBREDDITS, perSecond: 4, late: { share: 0.3, maxSeconds: 20 }, words: ['kysely', 'hello', 'world', 'postgres'] }));
     // The fake knows a subreddit by its own posts; these exist through the firehose alone.
     for (const subreddit of SUBREDDITS) app.reddit.subreddits.set(subreddit, 'public');
   });
@@ -65,14 +63,14 @@ describe.each(engines)('a subreddit monitor served by the site-wide stream on %s
 
     const items = app.reddit.firehose!.items().filter((item) => item.visibleMs !== null && item.createdMs >= watchFrom);
     const text = (item: FirehoseItem) => ('body' in item.thing ? item.thing.body : `${item.thing.title} ${item.thing.selftext}`);
-    const expected = items.filter((item) => ['typescript', 'node'].includes(item.thing.subreddit) && text(item).includes('kysely')).map(name).sort();
+    const expected = items.filter((item) => ['typescript', 'node'].includes(item.thing.subreddit) && text(item).includes('kysely')).map(fullnameOf).sort();
     const stored = (await storedMatches(app, monitor.id)).map((row) => row.reddit_id);
     expect(stored.length).toBe(new Set(stored).size);
     expect(stored.sort()).toEqual(expected);
     const comment = (item: FirehoseItem) => item.thing as FakeComment;
     const titles = items
       .filter((item) => item.kind === 't1' && item.thing.subreddit === 'saas' && comment(item).body.includes('hello') && !comment(item).link_title!.includes('kysely'))
-      .map(name)
+      .map(fullnameOf)
       .sort();
     expect(titles.length).toBeGreaterThan(0);
     expect((await storedMatches(app, titled.id)).map((row) => row.reddit_id).sort()).toEqual(titles);

@@ -2,39 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/container.ts';
 import type { TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
-import { createFirehose, type FirehoseItem, type FirehoseOptions } from '../support/fake-reddit-firehose.ts';
+import type { FirehoseItem, FirehoseOptions } from '../support/fake-reddit-firehose.ts';
 import { ledgerSum } from '../support/ledger.ts';
-import { createMonitor, startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
+import { createMonitor, type PinnedClock } from '../support/monitors.ts';
 import { cheapPasswords } from '../support/passwords.ts';
+import { fullnameOf, idNumber, runStream, startFirehoseApp, streamPositions } from '../support/stream.ts';
 
 const SUBREDDITS = ['typescript', 'node', 'saas'];
-const name = (item: FirehoseItem) => `${item.kind}_${item.id}`;
-const id = (id36: string) => Number.parseInt(id36, 36);
-
-async function startFirehoseApp(engine: (typeof engines)[number], env: Record<string, string>, firehose: Omit<FirehoseOptions, 'clock'>) {
-  const { app, clock } = await startMonitorsApp(engine, { env: { REDDIT_STREAM_SHARE: '0.5', ...env }, waitsMoveClock: true });
-  const options: FirehoseOptions = { ...firehose, clock: () => clock.now().getTime(), subreddits: SUBREDDITS };
-  app.reddit.firehose = createFirehose(options);
-  return { app, clock, options };
-}
-
-async function run(app: { monitorStream: { runCycle(): Promise<unknown> } | null }, clock: PinnedClock, seconds: number) {
-  for (let t = 0; t < seconds; t += 10) {
-    clock.advance(10);
-    await app.monitorStream!.runCycle();
-  }
-}
-
 const coverage = (app: TestApp) => app.database.db.selectFrom('stream_coverage').selectAll().execute();
-const positions = async (app: TestApp) =>
-  new Map((await app.database.db.selectFrom('stream_positions').selectAll().execute()).map((row) => [row.kind, id(row.read_to)]));
 
 describe.each(engines)('the site-wide stream on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
   let options: FirehoseOptions;
   beforeAll(async () => {
-    ({ app, clock, options } = await startFirehoseApp(engine, {}, { perSecond: 8, unavailable: 0.04, late: { share: 0.1, maxSeconds: 20 }, words: ['kysely', 'hello', 'world', 'postgres'] }));
+    ({ app, clock, options } = await startFirehoseApp(engine, {}, { subreddits: SUBREDDITS, perSecond: 8, unavailable: 0.04, late: { share: 0.1, maxSeconds: 20 }, words: ['kysely', 'hello', 'world', 'postgres'] }));
   });
   afterAll(() => app.close());
 
@@ -43,8 +25,8 @@ describe.each(engines)('the site-wide stream on %s', (engine) => {
     const monitor = await createMonitor(app, token, { subreddits: SUBREDDITS.map((s) => `r/${s}`), keywords: ['kysely'], sources: ['posts', 'comments'] });
     clock.advance(5);
     await app.services.monitorStream!.runCycle(); // starts at the heads: what came before is not its
-    const start = await positions(app);
-    await run(app.services, clock, 60);
+    const start = await streamPositions(app);
+    await runStream(app.services, clock, 60);
 
     // A second instance on the same database: while the first holds the lease it reads nothing.
     const second = await createServices(app.services.config, { clock: clock.now, passwords: cheapPasswords, redditOptions: { sleep: () => Promise.resolve() } });
@@ -54,24 +36,24 @@ describe.each(engines)('the site-wide stream on %s', (engine) => {
       expect(app.reddit.requests.length).toBe(asked);
       // The first one stops (a restart): the second resumes from the position it left.
       await app.services.monitorStream!.release();
-      await run(second, clock, 60);
+      await runStream(second, clock, 60);
       options.perSecond = 0;
       // Every id left out is asked once more a minute later; with fewer than 100 due that waits for
       // the latency bound (stream.cycle.ts LATENCY_BOUND_MS), so the last ones go out within 150 s.
-      await run(second, clock, 150);
+      await runStream(second, clock, 150);
     } finally {
       await second.close();
     }
 
-    const end = await positions(app);
-    const made = app.reddit.firehose!.items().filter((item) => id(item.id) > start.get(item.kind)!);
-    for (const kind of ['t3', 't1'] as const) expect(end.get(kind)).toBe(Math.max(...made.filter((item) => item.kind === kind).map((item) => id(item.id))));
+    const end = await streamPositions(app);
+    const made = app.reddit.firehose!.items().filter((item) => idNumber(item.id) > start.get(item.kind)!);
+    for (const kind of ['t3', 't1'] as const) expect(end.get(kind)).toBe(Math.max(...made.filter((item) => item.kind === kind).map((item) => idNumber(item.id))));
     const visible = made.filter((item) => item.visibleMs !== null);
     expect(visible.some((item) => item.visibleMs! > item.createdMs)).toBe(true);
     const rows = await app.database.db.selectFrom('monitor_matches').select('reddit_id').where('monitor_id', '=', monitor.id).execute();
     // A comment read by id has no post title (/api/info leaves link_title out): its own text is what matches.
     const text = (item: FirehoseItem) => ('body' in item.thing ? item.thing.body : `${item.thing.title} ${item.thing.selftext}`);
-    const expected = visible.filter((item) => text(item).includes('kysely')).map(name).sort();
+    const expected = visible.filter((item) => text(item).includes('kysely')).map(fullnameOf).sort();
     expect(rows.map((row) => row.reddit_id).sort()).toEqual(expected);
     expect(await ledgerSum(app.services.db, accountId)).toBe(100_000 - expected.length);
 
@@ -84,7 +66,7 @@ describe.each(engines)('the site-wide stream on %s', (engine) => {
       expect(sum('returned')).toBe(ofKind.filter((item) => item.visibleMs !== null).length);
       expect(sum('unavailable')).toBe(ofKind.filter((item) => item.visibleMs === null).length);
       expect(sum('skipped')).toBe(0);
-      expect(Math.min(...mine.map((row) => id(row.first_id)))).toBe(start.get(kind)! + 1);
+      expect(Math.min(...mine.map((row) => idNumber(row.first_id)))).toBe(start.get(kind)! + 1);
     }
     expect(await app.database.db.selectFrom('stream_pending').selectAll().execute()).toEqual([]);
 
@@ -105,21 +87,21 @@ describe.each(engines)('the site-wide stream behind by more than its bound on %s
   let clock: PinnedClock;
   beforeAll(async () => {
     // 30 calls a minute for the stream: 5 a 10-s cycle, 300 ids, 30 a second against 100 made.
-    ({ app, clock } = await startFirehoseApp(engine, { REDDIT_REQUESTS_PER_MINUTE: '60', REDDIT_STREAM_MAX_LAG_SECONDS: '60' }, { perSecond: 100, unavailable: 0, late: { share: 0, maxSeconds: 1 } }));
+    ({ app, clock } = await startFirehoseApp(engine, { REDDIT_REQUESTS_PER_MINUTE: '60', REDDIT_STREAM_MAX_LAG_SECONDS: '60' }, { subreddits: SUBREDDITS, perSecond: 100, unavailable: 0, late: { share: 0, maxSeconds: 1 } }));
   });
   afterAll(() => app.close());
 
   it('skips ahead and records exactly the ranges it skipped; asked and skipped add up to every id', async () => {
     clock.advance(5);
     await app.services.monitorStream!.runCycle();
-    const start = await positions(app);
-    await run(app.services, clock, 300);
-    const end = await positions(app);
+    const start = await streamPositions(app);
+    await runStream(app.services, clock, 300);
+    const end = await streamPositions(app);
     const gaps = await app.database.db.selectFrom('stream_gaps').selectAll().execute();
     expect(gaps.length).toBeGreaterThan(0);
     const covered = await coverage(app);
     for (const kind of ['t3', 't1'] as const) {
-      const mine = gaps.filter((gap) => gap.kind === kind).map((gap) => [id(gap.from_id), id(gap.to_id)] as const).sort((a, b) => a[0] - b[0]);
+      const mine = gaps.filter((gap) => gap.kind === kind).map((gap) => [idNumber(gap.from_id), idNumber(gap.to_id)] as const).sort((a, b) => a[0] - b[0]);
       for (const [i, [from, to]] of mine.entries()) {
         expect(to).toBeGreaterThanOrEqual(from);
         expect(from).toBeGreaterThan(i === 0 ? start.get(kind)! : mine[i - 1]![1]);
