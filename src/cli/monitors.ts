@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { COVERAGE_HOURS } from '../modules/monitors/stream/stream.schemas.ts';
+import { COVERAGE_HOURS } from '../modules/monitors/stream/stream.cycle.ts';
 import { subredditName, subredditProblem } from '../shared/http/subreddit.ts';
 import { formatTable, type CliIo } from './io.ts';
 import { emailOption, withServices } from './operator.ts';

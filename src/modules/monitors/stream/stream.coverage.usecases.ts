@@ -5,8 +5,7 @@
  */
 import type { Database } from '../../../shared/db/database.ts';
 import { createStreamRepository } from './stream.repository.ts';
-import { COVERAGE_HOURS } from './stream.schemas.ts';
-import { SOURCE_OF } from './stream.cycle.ts';
+import { COVERAGE_HOURS, SOURCE_OF } from './stream.cycle.ts';
 
 export function createStreamCoverage(deps: { db: Database; clock: () => Date; enabled: boolean }) {
   const repo = createStreamRepository(deps.db);

@@ -13,6 +13,8 @@ import type { StreamKind } from './stream.tables.ts';
 export const KINDS: StreamKind[] = ['t3', 't1'];
 /** The monitors' source each kind of fullname is. */
 export const SOURCE_OF: Record<StreamKind, MonitorSource> = { t3: 'posts', t1: 'comments' };
+/** How many hours back a reading of the coverage goes, the current one included: by default, and at most (a week). */
+export const COVERAGE_HOURS = { byDefault: 24, most: 168 } as const;
 /** Fullnames one `/api/info` answers for. */
 export const IDS_PER_REQUEST = 100;
 /**

@@ -1,7 +1,5 @@
 import Type from 'typebox';
-
-/** How many hours back a reading of the coverage goes, the current one included: by default, and at most (a week). */
-export const COVERAGE_HOURS = { byDefault: 24, most: 168 } as const;
+import { COVERAGE_HOURS } from './stream.cycle.ts';
 
 const source = Type.Union([Type.Literal('posts'), Type.Literal('comments')], { description: 'posts: t3_ ids; comments: t1_ ids' });
 
