@@ -40,7 +40,7 @@ export function openMonitorStream(
 export function streamFacts(config: Config, stream: OpenStream | null, clock: () => Date) {
   return {
     streamOn: stream !== null,
-    streamCovers: stream?.covers,
+    streamState: stream?.state,
     preview: (row: MonitorRow): MonitorPreview => previewOf(stream ? stream.ring.window() : null, row, clock(), config.stream.previewDailyLimit),
   };
 }

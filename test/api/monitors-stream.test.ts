@@ -4,6 +4,8 @@ import type { TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import type { FirehoseItem, FirehoseOptions } from '../support/fake-reddit-firehose.ts';
 import { ledgerSum } from '../support/ledger.ts';
+import type { MonitorHealth } from '../../src/modules/monitors/monitors.view.ts';
+import { SOURCE_OF } from '../../src/modules/monitors/stream/stream.cycle.ts';
 import { createMonitor, type PinnedClock } from '../support/monitors.ts';
 import { cheapPasswords } from '../support/passwords.ts';
 import { fullnameOf, idNumber, runStream, startFirehoseApp, streamPositions } from '../support/stream.ts';
@@ -85,13 +87,17 @@ describe.each(engines)('the site-wide stream on %s', (engine) => {
 describe.each(engines)('the site-wide stream behind by more than its bound on %s', (engine) => {
   let app: TestApp;
   let clock: PinnedClock;
+  let options: FirehoseOptions;
   beforeAll(async () => {
     // 30 calls a minute for the stream: 5 a 10-s cycle, 300 ids, 30 a second against 100 made.
-    ({ app, clock } = await startFirehoseApp(engine, { REDDIT_REQUESTS_PER_MINUTE: '60', REDDIT_STREAM_MAX_LAG_SECONDS: '60' }, { subreddits: SUBREDDITS, perSecond: 100, unavailable: 0, late: { share: 0, maxSeconds: 1 } }));
+    ({ app, clock, options } = await startFirehoseApp(engine, { REDDIT_REQUESTS_PER_MINUTE: '60', REDDIT_STREAM_MAX_LAG_SECONDS: '60' }, { subreddits: SUBREDDITS, perSecond: 100, unavailable: 0, late: { share: 0, maxSeconds: 1 } }));
   });
   afterAll(() => app.close());
 
-  it('skips ahead and records exactly the ranges it skipped; asked and skipped add up to every id', async () => {
+  it('skips ahead and records exactly the ranges it skipped; asked and skipped add up to every id; a monitor over all of Reddit says it is behind and lists the stretches as gaps', async () => {
+    const { token } = await app.accountWithKey(0);
+    // Its health is the point, not its matches: a word the firehose never writes keeps it unpaused.
+    const monitor = await createMonitor(app, token, { subreddits: ['all'], keywords: ['never-written'], sources: ['posts', 'comments'] });
     clock.advance(5);
     await app.services.monitorStream!.runCycle();
     const start = await streamPositions(app);
@@ -111,5 +117,20 @@ describe.each(engines)('the site-wide stream behind by more than its bound on %s
       expect(rows.reduce((n, row) => n + Number(row.skipped), 0)).toBe(skipped);
       expect(rows.reduce((n, row) => n + Number(row.asked) + Number(row.skipped), 0)).toBe(end.get(kind)! - start.get(kind)!);
     }
+
+    // The monitor is read late and says so; every skip is a gap of its own, of the source skipped.
+    const health = async () => ((await (await app.api('GET', `/api/v1/monitors/${monitor.id}`, { token })).json()) as { health: MonitorHealth }).health;
+    const late = await health();
+    expect(late).toMatchObject({ status: 'stale', stream: { state: 'behind', detail: expect.stringMatching(/^behind: the site-wide stream is \d+ s behind Reddit/) } });
+    const own = await app.database.db.selectFrom('monitor_gaps').selectAll().where('monitor_id', '=', monitor.id).execute();
+    const sorted = (rows: string[][]) => rows.map((row) => row.join(' ')).sort();
+    expect(sorted(own.map((gap) => [gap.source, gap.recorded_at, gap.subreddits]))).toEqual(sorted(gaps.map((gap) => [SOURCE_OF[gap.kind], gap.recorded_at, '["r/all"]'])));
+    expect(own.every((gap) => gap.from_at < gap.to_at)).toBe(true);
+    expect(late.gaps.length).toBe(Math.min(20, own.length));
+
+    // Reddit quietens to 10 a second: the stream catches up, and the monitor is read in time again.
+    options.perSecond = 10;
+    await runStream(app.services, clock, 400);
+    expect(await health()).toMatchObject({ status: 'ok', stream: { state: 'reading', detail: null } });
   });
 });

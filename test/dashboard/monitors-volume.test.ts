@@ -3,7 +3,7 @@ import type { TestApp } from '../support/app.ts';
 import { csrfIn, DashboardClient, uniqueEmail } from '../support/dashboard-client.ts';
 import { engines } from '../support/engines.ts';
 import { createFirehose } from '../support/fake-reddit-firehose.ts';
-import { startMonitorsApp } from '../support/monitors.ts';
+import { startMonitorsApp, type PinnedClock } from '../support/monitors.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -14,9 +14,10 @@ const PASSWORD = 'correct horse battery';
 describe.each(engines)('the monitor form asks before a rule that would match too much on %s', (engine) => {
   let app: TestApp;
   let dashboard: DashboardClient;
+  let clock: PinnedClock;
   beforeAll(async () => {
     const started = await startMonitorsApp(engine, { env: { REDDIT_STREAM_SHARE: '0.5', MONITOR_PREVIEW_DAILY_LIMIT: '5' }, waitsMoveClock: true });
-    app = started.app;
+    ({ app, clock } = started);
     app.reddit.firehose = createFirehose({ clock: () => started.clock.now().getTime(), perSecond: 20, subreddits: ['node'], words: ['hello', 'world'] });
     for (let t = 0; t < 60; t += 10) {
       started.clock.advance(10);
@@ -44,5 +45,17 @@ describe.each(engines)('the monitor form asks before a rule that would match too
     const created = await post({ confirm_volume: 'on' });
     expect(created.status).toBe(303);
     expect(created.location).toMatch(/^\/dashboard\/monitors\/mon_/);
+  });
+
+  it('a monitor over all of Reddit says on its page and in the list that the stream has stopped reading', async () => {
+    const csrf = csrfIn((await dashboard.get('/dashboard/monitors')).body);
+    const created = await dashboard.post('/dashboard/monitors', { csrf, name: 'Rare', subreddits: 'all', keywords: 'never-written', sources: 'posts' });
+    expect(created.status).toBe(303);
+    expect((await dashboard.get(created.location!)).body).toContain('All of Reddit is read by the site-wide stream, in time.');
+    // No cycle for 45 s: no instance reads.
+    clock.advance(45);
+    const page = (await dashboard.get(created.location!)).body;
+    expect(page).toMatch(/stale<\/span> behind: the site-wide stream has read nothing for \d+ s/);
+    expect((await dashboard.get('/dashboard/monitors')).body).toContain('all of Reddit, late: the stream is behind');
   });
 });

@@ -75,13 +75,15 @@ export const health = Type.Object(
     stream: nullable(
       Type.Object(
         {
-          state: Type.Union([Type.Literal('reading'), Type.Literal('off')]),
-          detail: nullable(Type.String({ description: 'Why it is not read, in words, while off' })),
+          state: Type.Union([Type.Literal('reading'), Type.Literal('behind'), Type.Literal('off')]),
+          detail: nullable(Type.String({ description: 'Why it is read late or not at all, in words; null while reading' })),
         },
         {
           description:
-            'For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "off": nothing reads it ' +
-            '(the server runs no stream) and its status is "stale". Null for a monitor that names subreddits.',
+            'For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "behind": the stream ' +
+            'stopped reading (no commit for 30 s) or is half of REDDIT_STREAM_MAX_LAG_SECONDS behind Reddit, so matches arrive late; a stretch ' +
+            'it skips ahead over is listed in gaps. "off": nothing reads it (the server runs no stream). While active and not "reading", ' +
+            'its status is "stale". Null for a monitor that names subreddits.',
         },
       ),
     ),

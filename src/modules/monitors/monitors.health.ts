@@ -2,7 +2,7 @@ import type { SubredditsTable } from '../subreddits/subreddits.tables.ts';
 import type { RedditAppStatus } from './monitors.reddit-app.ts';
 import type { JudgeView } from './monitors.view.ts';
 import { isAllOfReddit } from './monitors.scope.ts';
-import { streamSources, type StreamCovers } from './monitors.stream-serving.ts';
+import { streamSources, type StreamLag, type StreamState } from './monitors.stream-serving.ts';
 import type { MonitorCursorRow, MonitorGapRow, MonitorRow, MonitorSource } from './monitors.tables.ts';
 
 /*
@@ -28,8 +28,8 @@ export interface HealthFacts {
   silent: { monitor_id: string; id: string; name: string; kind: string; status: string; off_reason: string | null }[];
   /** Whether this server runs the site-wide stream (REDDIT_STREAM_SHARE above 0): a monitor over all of Reddit is read by it alone. */
   streamOn: boolean;
-  /** What the site-wide stream covers now ({} while it is off): the sources it reads for a monitor. */
-  stream: StreamCovers;
+  /** What the site-wide stream covers now, and how late it is where it does not (both {} while it is off). */
+  stream: StreamState;
   now: Date;
   /** Two poller intervals: a subreddit of an active monitor not read for longer is stale. */
   staleAfterMs: number;
@@ -80,6 +80,23 @@ export const STREAM_OFF_DETAIL =
   'not read: the stream is off. This monitor watches all of Reddit, which only the site-wide stream reads; ' +
   'the operator must set REDDIT_STREAM_SHARE above 0 (/docs/guides/monitors-stream#setting-the-share-operators), or change the monitor to name subreddits.';
 
+/** How late the stream is, in words: a monitor over all of Reddit has nothing else to read it. */
+function behindDetail(lag: StreamLag, now: Date): string {
+  const skips = 'past REDDIT_STREAM_MAX_LAG_SECONDS behind it skips ahead, and the stretch it skipped is listed in gaps';
+  const silent = Math.round((now.getTime() - Date.parse(lag.lastReadAt)) / 1000);
+  return lag.stopped
+    ? `behind: the site-wide stream has read nothing for ${silent} s (no instance runs its worker, or Reddit fails it); it resumes where it stopped, and ${skips}.`
+    : `behind: the site-wide stream is ${lag.behindSeconds} s behind Reddit (more is created than its share of the budget reads); matches arrive once it catches up, and ${skips}.`;
+}
+
+/** Whether the site-wide stream reads a monitor over all of Reddit: off, behind (its latest source, a stop first), or reading. */
+function streamOf(sources: MonitorSource[], facts: HealthFacts) {
+  if (!facts.streamOn) return { state: 'off' as const, detail: STREAM_OFF_DETAIL };
+  const lags = sources.map((source) => facts.stream.lags[source]).filter((lag) => lag !== undefined);
+  const worst = lags.sort((a, b) => Number(b.stopped) - Number(a.stopped) || b.behindSeconds - a.behindSeconds)[0];
+  return worst ? { state: 'behind' as const, detail: behindDetail(worst, facts.now) } : { state: 'reading' as const, detail: null };
+}
+
 export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const sources = JSON.parse(row.sources) as MonitorSource[];
   const all = isAllOfReddit(row);
@@ -117,10 +134,10 @@ export function healthOf(row: MonitorRow, facts: HealthFacts) {
   const destinations = facts.silent
     .filter((d) => d.monitor_id === row.id)
     .map(({ id, name, kind, status, off_reason }) => ({ id, name, kind, status: status as 'off' | 'unconfirmed', reason: off_reason }));
-  const stream = all ? (facts.streamOn ? { state: 'reading' as const, detail: null } : { state: 'off' as const, detail: STREAM_OFF_DETAIL }) : null;
-  // Unread because the stream is off: as stale as a subreddit nothing reads, and only while active.
-  const status = all && !facts.streamOn && row.status === 'active' ? 'stale' : statusOf(subreddits);
+  const stream = all ? streamOf(sources, facts) : null;
+  // Unread, or read late, because the stream is off or behind: as stale as a subreddit nothing reads, and only while active.
+  const status = stream && stream.state !== 'reading' && row.status === 'active' ? 'stale' : statusOf(subreddits);
   // The sources of a monitor naming subreddits that the stream reads instead of the poller (all of Reddit's: `stream`).
-  const readByStream = !all && row.status === 'active' ? streamSources(row, facts.stream) : [];
+  const readByStream = !all && row.status === 'active' ? streamSources(row, facts.stream.covers) : [];
   return { status, reddit: facts.reddit, subreddits, read_by_stream: readByStream, gaps, judge: row.intent ? facts.judge : null, stream, destinations };
 }

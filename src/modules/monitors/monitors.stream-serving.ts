@@ -22,6 +22,22 @@ export interface StreamCover {
 /** Per source; a source absent is not served (the stream is off, stopped, or too far behind). */
 export type StreamCovers = Partial<Record<MonitorSource, StreamCover>>;
 
+/** A source the stream has walked but does not serve now: a monitor over all of Reddit is read late, or not at all. */
+export interface StreamLag {
+  /** Now less the newest item it has read of the source. */
+  behindSeconds: number;
+  /** No commit for STALE_AFTER_CYCLES cycles: no instance reads (stopped, its lease lost, crashed, failing). */
+  stopped: boolean;
+  /** Its last commit. */
+  lastReadAt: string;
+}
+
+/** What the stream serves now and, per source it does not serve although it walked it, how late it is. */
+export interface StreamState {
+  covers: StreamCovers;
+  lags: Partial<Record<MonitorSource, StreamLag>>;
+}
+
 type Rule = Pick<MonitorRow, 'keywords' | 'exclude_keywords' | 'query'>;
 
 /**

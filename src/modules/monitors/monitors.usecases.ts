@@ -24,7 +24,7 @@ import { createMonitorsRepository } from './monitors.repository.ts';
 import { isAllOfReddit } from './monitors.scope.ts';
 import { ALL_OF_REDDIT } from '../../shared/http/subreddit.ts';
 import type { MonitorRow, MonitorsTable, MonitorSource } from './monitors.tables.ts';
-import type { StreamCovers } from './monitors.stream-serving.ts';
+import type { StreamState } from './monitors.stream-serving.ts';
 import { toMatchView, toMonitorView, type MatchView, type MonitorActivity, type MonitorHealth, type MonitorInput, type MonitorPatch, type MonitorPreview, type MonitorView, type RedditAppView } from './monitors.view.ts';
 
 export type { MonitorInput, MonitorPatch, MonitorPreview, SubredditHealthState, RedditErrorCode, RedditAppView, MonitorHealth, MonitorView, MatchView, MonitorActivity } from './monitors.view.ts';
@@ -109,8 +109,8 @@ export function createMonitorsUsecases(deps: {
   limits: MonitorLimits;
   /** Whether this server runs the site-wide stream: a monitor over all of Reddit needs it (503 `monitors.stream_off` otherwise). */
   streamOn: boolean;
-  /** What the site-wide stream covers now, for the health (stream/stream.serving.usecases.ts); absent while it is off. */
-  streamCovers?: () => Promise<StreamCovers>;
+  /** What the site-wide stream covers now, and how late it is, for the health (stream/stream.serving.usecases.ts); absent while it is off. */
+  streamState?: () => Promise<StreamState>;
   /** What a monitor's rule would have matched in the stream's last hour, with the server's daily limit (app/monitor-stream.ts). */
   preview: (row: MonitorRow) => MonitorPreview;
 }): MonitorsUsecases {
@@ -135,7 +135,7 @@ export function createMonitorsUsecases(deps: {
       monitors.silentDestinations(rows.map((row) => row.id)),
       redditApp(),
       judgeState.read(),
-      deps.streamCovers?.() ?? {},
+      deps.streamState?.() ?? { covers: {}, lags: {} },
     ]);
     const directory = new Map(entries.map((entry) => [entry.name, entry]));
     const judge = { state: judged.state, since: judged.since, error: judged.detail };

@@ -59,7 +59,7 @@ export interface MonitorHealth {
   /** The relevance judge as the poller last saw it; null for a monitor without an intent. */
   judge: JudgeView | null;
   /** For a monitor over all of Reddit, whether the site-wide stream reads for it; null for one that names subreddits. */
-  stream: { state: 'reading' | 'off'; detail: string | null } | null;
+  stream: { state: 'reading' | 'behind' | 'off'; detail: string | null } | null;
   /** The destinations its matches are routed to that get nothing now: switched off, or not yet confirmed. */
   destinations: { id: string; name: string; kind: string; status: 'off' | 'unconfirmed'; reason: string | null }[];
 }

@@ -35,8 +35,8 @@ MonitorHealthGap = TypedDict("MonitorHealthGap", {"source": Literal["posts", "co
 
 
 class MonitorHealthStream(TypedDict):
-    """For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "off": nothing reads it (the server runs no stream) and its status is "stale". Null for a monitor that names subreddits."""
-    state: Literal["reading", "off"]
+    """For a monitor over all of Reddit (subreddits ["r/all"]): whether the site-wide stream reads for it. "behind": the stream stopped reading (no commit for 30 s) or is half of REDDIT_STREAM_MAX_LAG_SECONDS behind Reddit, so matches arrive late; a stretch it skips ahead over is listed in gaps. "off": nothing reads it (the server runs no stream). While active and not "reading", its status is "stale". Null for a monitor that names subreddits."""
+    state: Literal["reading", "behind", "off"]
     detail: Optional[str]
 
 

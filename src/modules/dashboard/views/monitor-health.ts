@@ -48,6 +48,12 @@ function freshness(subreddits: MonitorHealth['subreddits'], now: string): Part[]
   return [{ text: html`${who} ${ago(oldest, now)}`, problem: false }];
 }
 
+const STREAM_PARTS: Record<NonNullable<MonitorHealth['stream']>['state'], Part> = {
+  reading: { text: 'all of Reddit, from the stream', problem: false },
+  behind: { text: 'all of Reddit, late: the stream is behind', problem: true },
+  off: { text: 'not read: the stream is off', problem: true },
+};
+
 export function healthParts(health: MonitorHealth, now: string): Part[] {
   const parts: Part[] = [];
   if (health.status === 'stale') parts.push({ text: 'stale', problem: true });
@@ -59,8 +65,8 @@ export function healthParts(health: MonitorHealth, now: string): Part[] {
   if (gaps > 0) parts.push({ text: `${plural(gaps, 'gap', 'gaps')} in 24 h`, problem: true });
   // Matches still arrive while the judge fails, but unjudged: worth a glance, not an alarm of its own.
   if (health.judge?.state === 'failing') parts.push({ text: 'relevance judge failing', problem: true });
-  // All of Reddit: the stream reads it, or nothing does.
-  if (health.stream) parts.push(health.stream.state === 'off' ? { text: 'not read: the stream is off', problem: true } : { text: 'all of Reddit, from the stream', problem: false });
+  // All of Reddit: the stream reads it (maybe late), or nothing does.
+  if (health.stream) parts.push(STREAM_PARTS[health.stream.state]);
   else {
     // Served by the site-wide stream, its subreddits are not polled: their last reading is the stream's.
     if (health.read_by_stream.length > 0) parts.push({ text: 'read by the site-wide stream', problem: false });

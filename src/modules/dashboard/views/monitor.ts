@@ -98,12 +98,20 @@ function streamLine(sources: MonitorHealth['read_by_stream']): Html | null {
   polled again if the stream stops or falls behind.</p>`;
 }
 
+/** A monitor over all of Reddit has one reader, the stream: its state, in the API's words, replaces what subreddits' staleness would say. */
+function allOfRedditLine(health: MonitorHealth): Html | null {
+  if (!health.stream) return null;
+  if (health.stream.state === 'reading') return html`<p class="mon-health-status">All of Reddit is read by the site-wide stream, in time.</p>`;
+  return html`<p class="mon-health-status">${health.status === 'stale' ? badge('stale') : null} ${health.stream.detail}</p>`;
+}
+
 /** A list rather than a table: on a phone a table would scroll the last error, the part that matters, out of sight. */
 function healthSection(health: MonitorHealth): Html {
-  const words = HEALTH_WORDS[health.status];
+  const words = health.stream ? null : HEALTH_WORDS[health.status];
   return html`<section aria-labelledby="health">
   <h2 id="health">Health</h2>
   ${words ? html`<p class="mon-health-status">${badge(health.status)} ${words}</p>` : null}
+  ${allOfRedditLine(health)}
   ${judgeLine(health.judge)}
   ${streamLine(health.read_by_stream)}
   ${silentDestinationLines(health.destinations)}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fullname, headOf, hourOf, jumpOf, LATENCY_BOUND_MS, planCycle as plan_, RETRY_DELAY_MS, settle, type PendingId, type Position, type Reach } from './stream.cycle.ts';
+import { fullname, gapsOfJumps, headOf, hourOf, jumpOf, LATENCY_BOUND_MS, planCycle as plan_, RETRY_DELAY_MS, settle, type PendingId, type Position, type Reach } from './stream.cycle.ts';
+import type { MonitorRow } from '../monitors.tables.ts';
 import type { StreamKind } from './stream.tables.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 12, 0, s)).toISOString();
@@ -110,7 +111,8 @@ describe('falling behind', () => {
   it('skips ahead past the lag bound to half the bound behind, by the rate ids were made at, and records exactly what it skipped', () => {
     // 100 ids a second for 1,000 s, bound 600 s: keep the newest 30,000, skip the rest.
     const out = jumpOf('t1', { readTo: 0, readToAt: at(0) }, { id: 100_000, at: new Date(Date.parse(at(0)) + 1_000_000).toISOString() }, 600);
-    expect(out!.jump).toEqual({ kind: 't1', from: 1, to: 70_000 });
+    // Skipped: from the position's time to the estimated time of id 70,000 (the head's less half the bound).
+    expect(out!.jump).toEqual({ kind: 't1', from: 1, to: 70_000, after: at(0), until: new Date(Date.parse(at(0)) + 700_000).toISOString() });
     expect(out!.position.readTo).toBe(70_000);
     const plan = planCycle(new Map([['t1', out!.position]]), new Map([['t1', { known: 100_000, estimate: 100_000 }]]), [], 1);
     const settled = settle({ plan, asked: plan.requests, returned: new Map(), positions: new Map([['t1', out!.position]]), jumps: [out!.jump], now: new Date(at(0)) });
@@ -119,6 +121,23 @@ describe('falling behind', () => {
 
   it('does not skip within the bound', () => {
     expect(jumpOf('t3', { readTo: 0, readToAt: at(0) }, { id: 50, at: at(59) }, 60)).toBeNull();
+  });
+
+  it('gives each monitor over all of Reddit watching the kind a gap of the stretch skipped, from when it started watching', () => {
+    const monitor = (id: string, subreddits: string[], sources: string[], watchFrom = at(0)) =>
+      ({ id, subreddits: JSON.stringify(subreddits), sources: JSON.stringify(sources), watch_from: watchFrom }) as MonitorRow;
+    const jump = { kind: 't1' as const, from: 1, to: 70_000, after: at(10), until: at(40) };
+    const monitors = [
+      monitor('all', ['r/all'], ['posts', 'comments']),
+      monitor('later', ['r/all'], ['comments'], at(20)),
+      monitor('after', ['r/all'], ['comments'], at(50)),
+      monitor('posts', ['r/all'], ['posts']),
+      monitor('named', ['r/node'], ['comments']),
+    ];
+    expect(gapsOfJumps([jump], monitors)).toEqual([
+      { monitorId: 'all', source: 'comments', subreddits: ['r/all'], from: at(10), to: at(40) },
+      { monitorId: 'later', source: 'comments', subreddits: ['r/all'], from: at(20), to: at(40) },
+    ]);
   });
 });
 

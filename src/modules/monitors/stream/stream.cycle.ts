@@ -7,7 +7,9 @@
  *
  * Ids are numbers here (base-36 on the wire and in the tables: 36^10 is well inside 2^53).
  */
-import type { MonitorSource } from '../monitors.tables.ts';
+import type { MonitorRow, MonitorSource } from '../monitors.tables.ts';
+import { isAllOfReddit } from '../monitors.scope.ts';
+import type { GapRow } from '../poller/poller.cycle.ts';
 import type { StreamKind } from './stream.tables.ts';
 
 export const KINDS: StreamKind[] = ['t3', 't1'];
@@ -56,6 +58,9 @@ export interface Jump {
   kind: StreamKind;
   from: number;
   to: number;
+  /** The time of the newest item read before the skip, and the estimated time of the last one skipped. */
+  after: string;
+  until: string;
 }
 
 /** How far each kind may be walked: up to the id known to exist, or the estimate past it (stream.frontier.ts). */
@@ -111,7 +116,25 @@ export function jumpOf(kind: StreamKind, position: Position, head: Head, maxLagS
   const to = head.id - Math.ceil((rate * maxLagSeconds) / 2);
   if (to <= position.readTo) return null;
   const readToAt = new Date(Date.parse(head.at) - (maxLagSeconds * 1000) / 2).toISOString();
-  return { jump: { kind, from: position.readTo + 1, to }, position: { readTo: to, readToAt } };
+  return { jump: { kind, from: position.readTo + 1, to, after: position.readToAt, until: readToAt }, position: { readTo: to, readToAt } };
+}
+
+/**
+ * The stretch each skip cost each monitor over all of Reddit that watches its kind: a gap of the
+ * monitor's, as the poller records for a subreddit it could not read back (the monitor's health and its
+ * `monitor.health` event say so). Only the part after the monitor started watching; `caughtUp` are the
+ * monitors not catching up after a pause, which record their own gap (poller/resume.ts). A monitor
+ * naming subreddits needs none: the poller reads its subreddits back from their marks once the stream
+ * stops serving them.
+ */
+export function gapsOfJumps(jumps: Jump[], caughtUp: MonitorRow[]): GapRow[] {
+  return jumps.flatMap((jump) =>
+    caughtUp
+      .filter((monitor) => isAllOfReddit(monitor) && (JSON.parse(monitor.sources) as MonitorSource[]).includes(SOURCE_OF[jump.kind]))
+      .map((monitor) => ({ monitor, from: monitor.watch_from > jump.after ? monitor.watch_from : jump.after }))
+      .filter(({ from }) => from < jump.until)
+      .map(({ monitor, from }) => ({ monitorId: monitor.id, source: SOURCE_OF[jump.kind], subreddits: JSON.parse(monitor.subreddits) as string[], from, to: jump.until })),
+  );
 }
 
 /**

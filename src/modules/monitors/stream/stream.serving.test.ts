@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RETRY_DELAY_MS } from './stream.cycle.ts';
-import { coversOf, type ServingRow } from './stream.serving.ts';
+import { coversOf, stateOf, type ServingRow } from './stream.serving.ts';
 
 const now = new Date('2026-11-23T12:10:00.000Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
@@ -31,5 +31,14 @@ describe('whether the stream serves subreddit monitors', () => {
   it('serves nothing while it never ran, or before a new position is committed with the time it walks from', () => {
     expect(coversOf([], now, 600)).toEqual({});
     expect(coversOf([row('t3', 5, 5, null)], now, 600)).toEqual({});
+  });
+
+  it('says how late it is where it does not serve, for the health of monitors over all of Reddit', () => {
+    expect(stateOf([row('t3', 20), row('t1', 20)], now, 600).lags).toEqual({});
+    expect(stateOf([row('t3', 301), row('t1', 20, 40)], now, 600).lags).toEqual({
+      posts: { behindSeconds: 301, stopped: false, lastReadAt: ago(5) },
+      comments: { behindSeconds: 20, stopped: true, lastReadAt: ago(40) },
+    });
+    expect(stateOf([], now, 600)).toEqual({ covers: {}, lags: {} });
   });
 });

@@ -8,7 +8,7 @@
  * half a minute), and its lag (now less the newest item it has read) is under half of
  * REDDIT_STREAM_MAX_LAG_SECONDS, so the poller takes over well before the stream would skip ids.
  */
-import type { StreamCovers } from '../monitors.stream-serving.ts';
+import type { StreamCovers, StreamState } from '../monitors.stream-serving.ts';
 import { RETRY_DELAY_MS, SOURCE_OF, STREAM_INTERVAL_SECONDS } from './stream.cycle.ts';
 import type { StreamKind } from './stream.tables.ts';
 
@@ -28,15 +28,33 @@ export interface ServingRow {
  * and was first asked when the stream was about as far behind as now; a poller taking over reads back
  * to there (and its own overlap), so an id the stream would have asked again is not lost if it stops.
  */
+const lagMsOf = (row: ServingRow, now: Date) => Math.max(0, now.getTime() - Date.parse(row.read_to_at));
+const stopped = (row: ServingRow, now: Date) => Date.parse(row.updated_at) < now.getTime() - STALE_AFTER_CYCLES * STREAM_INTERVAL_SECONDS * 1000;
+
 export function coversOf(rows: ServingRow[], now: Date, maxLagSeconds: number): StreamCovers {
   const covers: StreamCovers = {};
-  const aliveSince = now.getTime() - STALE_AFTER_CYCLES * STREAM_INTERVAL_SECONDS * 1000;
   for (const row of rows) {
-    if (row.walked_since === null || Date.parse(row.updated_at) < aliveSince) continue;
-    const lagMs = Math.max(0, now.getTime() - Date.parse(row.read_to_at));
+    if (row.walked_since === null || stopped(row, now)) continue;
+    const lagMs = lagMsOf(row, now);
     if (lagMs >= (maxLagSeconds * 1000) / 2) continue;
     const to = new Date(Date.parse(row.read_to_at) - RETRY_DELAY_MS - lagMs).toISOString();
     covers[SOURCE_OF[row.kind]] = { to, since: row.walked_since };
   }
   return covers;
+}
+
+/**
+ * What the monitors' health shows: what the stream covers and, per source it walked but does not serve
+ * (stopped, or half the lag bound behind), how late it is. A monitor over all of Reddit has no poller to
+ * take over, so that lateness is its own.
+ */
+export function stateOf(rows: ServingRow[], now: Date, maxLagSeconds: number): StreamState {
+  const covers = coversOf(rows, now, maxLagSeconds);
+  const lags: StreamState['lags'] = {};
+  for (const row of rows) {
+    const source = SOURCE_OF[row.kind];
+    if (row.walked_since === null || covers[source]) continue;
+    lags[source] = { behindSeconds: Math.round(lagMsOf(row, now) / 1000), stopped: stopped(row, now), lastReadAt: row.updated_at };
+  }
+  return { covers, lags };
 }

@@ -27,8 +27,9 @@ import { readErrorOf } from '../monitors.reddit-app.ts';
 import type { MonitorRow } from '../monitors.tables.ts';
 import { asStreamReads, needsStreamTitles } from '../monitors.stream-serving.ts';
 import { createStreamRepository } from './stream.repository.ts';
+import { createPollerRepository } from '../poller/poller.repository.ts';
 import { leasedCycles, PollerLeaseLost } from '../leased-cycles.ts';
-import { headOf, jumpOf, KINDS, SOURCE_OF, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
+import { gapsOfJumps, headOf, jumpOf, KINDS, SOURCE_OF, LATENCY_BOUND_MS, planCycle, settle, STREAM_INTERVAL_SECONDS, type Head, type Jump, type Position, type Reach } from './stream.cycle.ts';
 import { estimateOf, frontierAfterHead, frontierAfterWalk, headsDue, type Frontier } from './stream.frontier.ts';
 import type { StreamKind } from './stream.tables.ts';
 import type { StreamRing } from './stream.ring.ts';
@@ -203,6 +204,7 @@ export function createMonitorStream(deps: {
     for (const id of deferred) returned.delete(id);
     const matched = deferred.size === 0 ? read : read.filter((item) => !deferred.has(item.id));
     deps.ring.add(matched);
+    const gaps = gapsOfJumps(jumps, monitors.filter(isCaughtUp));
     const settled = settle({ plan, asked, returned, positions: positions as Map<StreamKind, Position>, jumps, now });
     await deliver(matched, monitors, fence, report);
     const committed = await transaction(db, async (trx) => {
@@ -214,6 +216,7 @@ export function createMonitorStream(deps: {
       await fenced.addPending(settled.pending);
       await fenced.addCoverage(settled.coverage);
       await fenced.addGaps(jumps, at);
+      for (const gap of gaps) await createPollerRepository(trx).insertGap({ ...gap, now: at });
       return true;
     });
     if (!committed) throw new PollerLeaseLost();
@@ -227,6 +230,8 @@ export function createMonitorStream(deps: {
       report.unavailable += row.unavailable;
       report.skipped += row.skipped;
     }
+    const byId = new Map(monitors.map((monitor) => [monitor.id, monitor]));
+    for (const gap of gaps) await delivery.announceGap(byId.get(gap.monitorId)!, gap);
     if (jumps.length > 0) deps.log.warn({ gaps: jumps.map((j) => ({ kind: j.kind, from: j.from.toString(36), to: j.to.toString(36) })) }, 'the stream fell too far behind and skipped ahead; the ids skipped are recorded as gaps');
     await delivery.flush();
   }
