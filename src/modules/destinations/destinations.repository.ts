@@ -35,13 +35,20 @@ export const createDestinationsRepository = (db: Database) => ({
       return true;
     }),
 
-  /** Messages recorded once per (destination, subject): a second enqueue of the same subject changes nothing. */
-  async enqueueAll(rows: Insertable<OutboxTable>[]) {
-    // 500 rows of 10 columns stay under SQLite's 32,766 bound parameters.
-    for (let i = 0; i < rows.length; i += 500) {
-      await db.insertInto('outbox').values(rows.slice(i, i + 500)).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
-    }
-  },
+  /**
+   * Messages recorded once per (destination, subject): a second enqueue of the same subject changes
+   * nothing. The destination is locked first, as `remove` locks it: when it was deleted meanwhile (an
+   * alerts pass that read its route just before), nothing is recorded rather than a foreign key failing.
+   */
+  enqueueAll: (destinationId: string, rows: Insertable<OutboxTable>[]) =>
+    transaction(db, async (trx) => {
+      const destination = trx.selectFrom('destinations').select('id').where('id', '=', destinationId);
+      if (!(await (isSqlite(db) ? destination : destination.forShare()).executeTakeFirst())) return;
+      // 500 rows of 10 columns stay under SQLite's 32,766 bound parameters.
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx.insertInto('outbox').values(rows.slice(i, i + 500)).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
+      }
+    }),
 
   message: (destinationId: string, subject: string) => db.selectFrom('outbox').selectAll().where('destination_id', '=', destinationId).where('subject', '=', subject).executeTakeFirst(),
 

@@ -157,7 +157,7 @@ export function createDestinationsUsecases(deps: {
       created_at: now,
     }));
     // One statement for the lot: a pass records hundreds of messages, and each commit is a disk flush.
-    await repo.enqueueAll(rows);
+    await repo.enqueueAll(destinationId, rows);
     // A drainer holding the destination sends these too: it looks for new messages again after it lets go
     // (destinations.delivery.ts), and a dead one's are found by the sweep. A job per pass would only pile up.
     if (!(await repo.held(destinationId, now))) await queueDrain(destinationId);
