@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { createLeaseRepository } from '../leases.repository.ts';
-import type { Tables } from '../../../shared/db/database.ts';
+import { isSqlite, type Tables } from '../../../shared/db/database.ts';
 import { nextMark, type GroupRead, type Mark } from './poller.reading.ts';
 import type { LastReads } from './poller.schedule.ts';
 import type { MonitorSource, PausedReason } from '../monitors.tables.ts';
@@ -161,7 +161,14 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
     }
   },
 
+  /**
+   * Records a stretch the monitor may have missed. A monitor its owner deleted after the cycle read it
+   * gets none: its row is locked first (on PostgreSQL, waiting for a delete in flight), so a gone
+   * monitor is seen as gone instead of failing the cycle's commit on the foreign key.
+   */
   async insertGap(gap: { monitorId: string; source: MonitorSource; subreddits: string[]; from: string; to: string; now: string }) {
+    const monitor = db.selectFrom('monitors').select('id').where('id', '=', gap.monitorId);
+    if (!(await (isSqlite(db) ? monitor : monitor.forShare()).executeTakeFirst())) return;
     await db
       .insertInto('monitor_gaps')
       .values({
