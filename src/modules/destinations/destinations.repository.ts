@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { isSqlite, transaction, type Database } from '../../shared/db/database.ts';
+import { isSqlite, locked, transaction, type Database } from '../../shared/db/database.ts';
 import type { DestinationsTable, OutboxTable } from './destinations.tables.ts';
 
 /** The columns an answer may show: never the sealed URL. */
@@ -24,11 +24,11 @@ export const createDestinationsRepository = (db: Database) => ({
    */
   remove: (accountId: string, id: string) =>
     transaction(db, async (trx) => {
-      const locking = !isSqlite(db);
       const owned = trx.selectFrom('destinations').select('id').where('account_id', '=', accountId).where('id', '=', id);
-      if (!(await (locking ? owned.forUpdate() : owned).executeTakeFirst())) return false;
+      if (!(await locked(db, owned).executeTakeFirst())) return false;
       const messages = trx.selectFrom('outbox').select('id').where('destination_id', '=', id);
-      if (locking) await messages.forUpdate().execute();
+      // Only the lock matters here: on SQLite there is nothing to lock, so nothing is read.
+      if (!isSqlite(db)) await messages.forUpdate().execute();
       await trx.deleteFrom('outbox_attempts').where('outbox_id', 'in', messages).execute();
       await trx.deleteFrom('outbox').where('destination_id', '=', id).execute();
       await trx.deleteFrom('destinations').where('id', '=', id).execute();
@@ -43,7 +43,7 @@ export const createDestinationsRepository = (db: Database) => ({
   enqueueAll: (destinationId: string, rows: Insertable<OutboxTable>[]) =>
     transaction(db, async (trx) => {
       const destination = trx.selectFrom('destinations').select('id').where('id', '=', destinationId);
-      if (!(await (isSqlite(db) ? destination : destination.forShare()).executeTakeFirst())) return;
+      if (!(await locked(db, destination, 'share').executeTakeFirst())) return;
       // 500 rows of 10 columns stay under SQLite's 32,766 bound parameters.
       for (let i = 0; i < rows.length; i += 500) {
         await trx.insertInto('outbox').values(rows.slice(i, i + 500)).onConflict((c) => c.columns(['destination_id', 'subject']).doNothing()).execute();
@@ -104,7 +104,7 @@ export const createDestinationsRepository = (db: Database) => ({
     // is locked first: when its destination was deleted meanwhile (`remove`), there is nothing to record.
     await transaction(db, async (trx) => {
       const message = trx.selectFrom('outbox').select('id').where('id', '=', outboxId);
-      if (!(await (isSqlite(db) ? message : message.forUpdate()).executeTakeFirst())) return;
+      if (!(await locked(db, message).executeTakeFirst())) return;
       await trx.insertInto('outbox_attempts').values({ outbox_id: outboxId, ...attempt }).execute();
       await trx.updateTable('outbox').set(outcome).where('id', '=', outboxId).execute();
     });

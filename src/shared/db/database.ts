@@ -69,6 +69,17 @@ export async function ping(db: Database): Promise<void> {
 export const isSqlite = (db: Database) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /**
+ * The query's rows locked until the transaction ends: FOR UPDATE, or FOR SHARE where they only must not
+ * be deleted or changed meanwhile. On PostgreSQL only: on SQLite the transaction's BEGIN IMMEDIATE
+ * already lets one writer in at a time. Under the lock a row deleted by a transaction in flight is seen
+ * gone once that one commits, so "lock it, then act only if it is there" holds under concurrency.
+ */
+export function locked<Q extends { forUpdate(): Q; forShare(): Q }>(db: Database, query: Q, mode: 'update' | 'share' = 'update'): Q {
+  if (isSqlite(db)) return query;
+  return mode === 'share' ? query.forShare() : query.forUpdate();
+}
+
+/**
  * Runs `work` in one transaction. On SQLite it is `BEGIN IMMEDIATE`, so the write lock is taken up
  * front and two writers never both read and then fail to upgrade; on PostgreSQL an ordinary one.
  */

@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { createLeaseRepository } from '../leases.repository.ts';
-import { isSqlite, type Tables } from '../../../shared/db/database.ts';
+import { locked, type Tables } from '../../../shared/db/database.ts';
 import { nextMark, type GroupRead, type Mark } from './poller.reading.ts';
 import type { LastReads } from './poller.schedule.ts';
 import type { MonitorSource, PausedReason } from '../monitors.tables.ts';
@@ -168,7 +168,7 @@ export const createPollerRepository = (db: Kysely<Tables>) => ({
    */
   async insertGap(gap: { monitorId: string; source: MonitorSource; subreddits: string[]; from: string; to: string; now: string }) {
     const monitor = db.selectFrom('monitors').select('id').where('id', '=', gap.monitorId);
-    if (!(await (isSqlite(db) ? monitor : monitor.forShare()).executeTakeFirst())) return;
+    if (!(await locked(db, monitor, 'share').executeTakeFirst())) return;
     await db
       .insertInto('monitor_gaps')
       .values({

@@ -22,15 +22,17 @@ export interface ServingRow {
   walked_since: string | null;
 }
 
+/** Now less the newest item the stream has read of the kind. */
+const lagMsOf = (row: ServingRow, now: Date) => Math.max(0, now.getTime() - Date.parse(row.read_to_at));
+/** No commit for STALE_AFTER_CYCLES cycles: no instance reads the kind. */
+const stopped = (row: ServingRow, now: Date) => Date.parse(row.updated_at) < now.getTime() - STALE_AFTER_CYCLES * STREAM_INTERVAL_SECONDS * 1000;
+
 /**
  * What the stream covers, per source it serves. `to` is its position's time less what may still be
  * unread below it: an id left out of its first answer waits up to RETRY_DELAY_MS for its second asking,
  * and was first asked when the stream was about as far behind as now; a poller taking over reads back
  * to there (and its own overlap), so an id the stream would have asked again is not lost if it stops.
  */
-const lagMsOf = (row: ServingRow, now: Date) => Math.max(0, now.getTime() - Date.parse(row.read_to_at));
-const stopped = (row: ServingRow, now: Date) => Date.parse(row.updated_at) < now.getTime() - STALE_AFTER_CYCLES * STREAM_INTERVAL_SECONDS * 1000;
-
 export function coversOf(rows: ServingRow[], now: Date, maxLagSeconds: number): StreamCovers {
   const covers: StreamCovers = {};
   for (const row of rows) {

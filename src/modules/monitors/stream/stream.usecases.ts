@@ -216,7 +216,9 @@ export function createMonitorStream(deps: {
       await fenced.addPending(settled.pending);
       await fenced.addCoverage(settled.coverage);
       await fenced.addGaps(jumps, at);
-      for (const gap of gaps) await createPollerRepository(trx).insertGap({ ...gap, now: at });
+      // The monitors' own gaps, as the poller records its own (its repository holds monitor_gaps).
+      const monitorGaps = createPollerRepository(trx);
+      for (const gap of gaps) await monitorGaps.insertGap({ ...gap, now: at });
       return true;
     });
     if (!committed) throw new PollerLeaseLost();
